@@ -1,0 +1,293 @@
+"""Cards, suits, colours and the card notation of the house rules (RULES.md section 1).
+
+A card is a small immutable value. Its code is the notation players type:
+
+>>> card = Card.parse("10di")
+>>> card.rank, card.suit, card.colour
+(10, 'di', 'red')
+>>> str(Card.parse("qSH")), str(Card.parse("Tcl"))
+('Qsh', '10cl')
+>>> Card.parse("jk-blue").is_joker
+True
+>>> len(toss_deck()), len(standard_deck())
+(111, 52)
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Final, Literal
+
+Colour = Literal["black", "red", "gold", "blue"]
+DeckKind = Literal["toss", "standard"]
+
+BLACK: Final = "black"
+RED: Final = "red"
+GOLD: Final = "gold"
+BLUE: Final = "blue"
+COLOURS: Final[tuple[Colour, ...]] = (BLACK, RED, GOLD, BLUE)
+
+TOSS: Final = "toss"
+STANDARD: Final = "standard"
+DECK_KINDS: Final[tuple[DeckKind, ...]] = (TOSS, STANDARD)
+
+#: The eight Toss suits in deck order, with their names and colours.
+SUITS: Final[tuple[str, ...]] = ("cl", "sp", "he", "di", "cr", "or", "ca", "sh")
+STANDARD_SUITS: Final[tuple[str, ...]] = ("cl", "sp", "he", "di")
+SUIT_NAMES: Final[dict[str, str]] = {
+    "cl": "club", "sp": "spade", "he": "heart", "di": "diamond",
+    "cr": "cross", "or": "oracle", "ca": "castle", "sh": "shield",
+}
+SUIT_COLOURS: Final[dict[str, Colour]] = {
+    "cl": BLACK, "sp": BLACK, "he": RED, "di": RED,
+    "cr": GOLD, "or": GOLD, "ca": BLUE, "sh": BLUE,
+}
+
+ACE: Final = 1
+JACK: Final = 11
+QUEEN: Final = 12
+KING: Final = 13
+#: Ranks high to low, as printed on the cards.
+RANKS: Final[tuple[int, ...]] = (ACE, KING, QUEEN, JACK, 10, 9, 8, 7, 6, 5, 4, 3, 2)
+RANK_SYMBOLS: Final[dict[int, str]] = {
+    ACE: "A", KING: "K", QUEEN: "Q", JACK: "J",
+    **{n: str(n) for n in range(2, 11)},
+}
+RANK_NAMES: Final[dict[int, str]] = {
+    ACE: "ace", KING: "king", QUEEN: "queen", JACK: "jack",
+    **{n: str(n) for n in range(2, 11)},
+}
+_RANK_BY_SYMBOL: Final[dict[str, int]] = {
+    **{s: r for r, s in RANK_SYMBOLS.items()},
+    "T": 10,
+}
+
+BOSS: Final = "boss"
+PLAIN: Final = "plain"
+#: Joker kinds: the Boss, the four coloured jokers, and the plain joker of standard decks.
+JOKER_KINDS: Final[tuple[str, ...]] = (BOSS, BLACK, RED, GOLD, BLUE, PLAIN)
+NULL_CODE: Final = "null"
+
+_SUITED_RE: Final = re.compile(r"^(10|[2-9]|[akqjt])([a-z]{2})$")
+
+
+class CardError(ValueError):
+    """Base class for every card input error."""
+
+
+class CardParseError(CardError):
+    """A token is not a card code. The message names the token and the nearest code."""
+
+    def __init__(self, token: str, suggestion: str | None = None) -> None:
+        self.token = token
+        self.suggestion = suggestion
+        hint = f": did you mean {suggestion!r}?" if suggestion else (
+            ": write rank then suit, like 10di or Qsh, or a joker like boss or jk-red"
+        )
+        super().__init__(f"unknown card code {token!r}{hint}")
+
+
+class CardNotInDeckError(CardError):
+    """A valid code for a card that the table's deck does not hold (a cross in a standard deck)."""
+
+    def __init__(self, card: Card, deck: DeckKind) -> None:
+        self.card = card
+        self.deck = deck
+        super().__init__(f"{card} is not in a {deck} deck")
+
+
+class TooManyCopiesError(CardError):
+    """A card appears more often than the table's decks hold."""
+
+    def __init__(self, card: Card, count: int, decks: int) -> None:
+        self.card = card
+        self.count = count
+        self.decks = decks
+        held = "1 deck holds" if decks == 1 else f"{decks} decks hold"
+        super().__init__(
+            f"{card} appears {count} times but {held} only {decks_copies(card, decks)}"
+        )
+
+
+def decks_copies(card: Card, decks: int) -> int:
+    """How many copies of ``card`` N whole decks hold (a Toss deck has two nulls)."""
+    return decks * (2 if card.is_null else 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One playing card.
+
+    ``rank`` is 1 (ace) to 13 (king) for a suited card and 0 otherwise; ``suit`` is a
+    suit code or None; ``joker`` is a joker kind (``boss``, a colour, or ``plain``) or None.
+    A card with neither suit nor joker is the null card.
+    """
+
+    rank: int = 0
+    suit: str | None = None
+    joker: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.suit is not None:
+            if self.suit not in SUITS or self.rank not in RANK_SYMBOLS or self.joker:
+                raise CardParseError(f"{self.rank}{self.suit}")
+        elif self.rank or (self.joker is not None and self.joker not in JOKER_KINDS):
+            raise CardParseError(f"{self.rank}{self.joker or ''}")
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse one card code, case-insensitively (``T`` stands for 10).
+
+        >>> Card.parse("AOR")
+        Card(rank=1, suit='or', joker=None)
+        >>> Card.parse("10dia")
+        Traceback (most recent call last):
+        ...
+        scorekeeper.cards.CardParseError: unknown card code '10dia': did you mean '10di'?
+        """
+        token = text.strip().lower()
+        card = _BY_CODE.get(token)
+        if card is not None:
+            return card
+        match = _SUITED_RE.match(token)
+        if match and match.group(2) in SUITS:
+            return cls(_RANK_BY_SYMBOL[match.group(1).upper()], match.group(2))
+        raise CardParseError(text, _suggest(token))
+
+    @property
+    def code(self) -> str:
+        """The canonical code: rank upper-case, suit lower-case (``10di``, ``Qsh``, ``jk-red``)."""
+        if self.suit is not None:
+            return RANK_SYMBOLS[self.rank] + self.suit
+        if self.joker == BOSS:
+            return "boss"
+        if self.joker == PLAIN:
+            return "jk"
+        if self.joker is not None:
+            return f"jk-{self.joker}"
+        return NULL_CODE
+
+    def __str__(self) -> str:
+        return self.code
+
+    @property
+    def is_joker(self) -> bool:
+        return self.joker is not None
+
+    @property
+    def is_boss(self) -> bool:
+        return self.joker == BOSS
+
+    @property
+    def is_null(self) -> bool:
+        return self.suit is None and self.joker is None
+
+    @property
+    def is_natural(self) -> bool:
+        """A suited card: neither a joker nor the null."""
+        return self.suit is not None
+
+    @property
+    def colour(self) -> Colour | None:
+        """The suit's colour, or a coloured joker's colour; None for the Boss, jk and null."""
+        if self.suit is not None:
+            return SUIT_COLOURS[self.suit]
+        if self.joker in COLOURS:
+            return self.joker  # type: ignore[return-value]
+        return None
+
+    @property
+    def name(self) -> str:
+        """A name for people: ``10 of diamonds``, ``red joker``, ``Boss joker``.
+
+        >>> Card.parse("Qsh").name
+        'queen of shields'
+        """
+        if self.suit is not None:
+            return f"{RANK_NAMES[self.rank]} of {SUIT_NAMES[self.suit]}s"
+        if self.joker == BOSS:
+            return "Boss joker"
+        if self.joker == PLAIN:
+            return "joker"
+        if self.joker is not None:
+            return f"{self.joker} joker"
+        return "null card"
+
+
+def toss_deck() -> tuple[Card, ...]:
+    """One Toss Double Deluxe deck: 104 suited cards, 5 jokers and 2 nulls (111 cards)."""
+    return _TOSS_DECK
+
+
+def standard_deck(jokers: Iterable[str] = ()) -> tuple[Card, ...]:
+    """One standard 52-card deck, plus the named jokers (``"jk"``, ``"jk-red"``, ...)."""
+    extra = tuple(Card.parse(code) for code in jokers)
+    return _STANDARD_DECK + extra
+
+
+def deck_codes(deck: DeckKind = TOSS) -> tuple[str, ...]:
+    """Every distinct card code of a deck kind, in deck order."""
+    cards = toss_deck() if deck == TOSS else standard_deck(("jk", "jk-red", "jk-black"))
+    return tuple(dict.fromkeys(c.code for c in cards))
+
+
+def parse_cards(tokens: str | Iterable[str]) -> list[Card]:
+    """Parse cards from a list of codes or one string of codes separated by spaces or commas.
+
+    >>> [str(c) for c in parse_cards("Kcl, boss Khe")]
+    ['Kcl', 'boss', 'Khe']
+    """
+    if isinstance(tokens, str):
+        tokens = tokens.replace(",", " ").split()
+    return [Card.parse(t) for t in tokens]
+
+
+def in_deck(card: Card, deck: DeckKind) -> bool:
+    """Whether a deck kind holds this card (standard decks hold the four plain suits and jokers
+    ``jk``, ``jk-red`` and ``jk-black``)."""
+    if deck == TOSS:
+        return card.joker != PLAIN
+    if card.suit is not None:
+        return card.suit in STANDARD_SUITS
+    return card.joker in (PLAIN, RED, BLACK)
+
+
+def check_cards(cards: Iterable[Card], decks: int = 1, deck: DeckKind = TOSS) -> None:
+    """Raise if a card is not in the deck kind or appears more often than ``decks`` decks hold.
+
+    >>> check_cards(parse_cards("Kcl Kcl"), decks=1)
+    Traceback (most recent call last):
+    ...
+    scorekeeper.cards.TooManyCopiesError: Kcl appears 2 times but 1 deck holds only 1
+    """
+    if decks < 1:
+        raise CardError(f"the number of decks must be 1 or more, not {decks}")
+    counts = Counter(cards)
+    for card, count in counts.items():
+        if not in_deck(card, deck):
+            raise CardNotInDeckError(card, deck)
+        if count > decks_copies(card, decks):
+            raise TooManyCopiesError(card, count, decks)
+
+
+def _suggest(token: str) -> str | None:
+    matches = difflib.get_close_matches(token, _LOWER_CODES, n=1, cutoff=0.5)
+    return _LOWER_CODES[matches[0]] if matches else None
+
+
+_TOSS_DECK: Final[tuple[Card, ...]] = (
+    tuple(Card(rank, suit) for suit in SUITS for rank in RANKS)
+    + tuple(Card(joker=kind) for kind in (BOSS, BLACK, RED, GOLD, BLUE))
+    + (Card(), Card())
+)
+_STANDARD_DECK: Final[tuple[Card, ...]] = tuple(
+    Card(rank, suit) for suit in STANDARD_SUITS for rank in RANKS
+)
+_BY_CODE: Final[dict[str, Card]] = {
+    c.code.lower(): c for c in _TOSS_DECK + (Card(joker=PLAIN),)
+}
+_LOWER_CODES: Final[dict[str, str]] = {card.code.lower(): card.code for card in _BY_CODE.values()}

@@ -1,0 +1,94 @@
+"""The Complex Toss Rummy peg board: three rows of ten holes (hundreds, tens, ones), a minus
+light for negative totals and a thousand light at 1000 or more (RULES.md section 3).
+
+>>> PegPosition.from_score(437)
+PegPosition(negative=False, thousands=0, hundreds=4, tens=3, ones=7)
+>>> PegPosition.from_score(-25).score
+-25
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+ROWS: Final[tuple[str, ...]] = ("hundreds", "tens", "ones")
+HOLES_PER_ROW: Final = 10
+
+#: Default peg colours, one per board, in the order a table offers them.
+PEG_COLOURS: Final[dict[str, str]] = {
+    "red": "#e5383b",
+    "blue": "#2f6fde",
+    "gold": "#e0a800",
+    "green": "#2a9d4b",
+    "white": "#f2f2f2",
+    "purple": "#8e44ad",
+    "black": "#3a3a3a",
+    "orange": "#f07f1a",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PegPosition:
+    """Where the pegs stand for a score. ``thousands`` counts whole thousands (the light is on
+    when it is 1 or more); the holes show the absolute value below 1000."""
+
+    negative: bool
+    thousands: int
+    hundreds: int
+    tens: int
+    ones: int
+
+    @classmethod
+    def from_score(cls, score: int) -> PegPosition:
+        magnitude = abs(score)
+        return cls(
+            negative=score < 0,
+            thousands=magnitude // 1000,
+            hundreds=magnitude // 100 % 10,
+            tens=magnitude // 10 % 10,
+            ones=magnitude % 10,
+        )
+
+    @property
+    def score(self) -> int:
+        magnitude = self.thousands * 1000 + self.hundreds * 100 + self.tens * 10 + self.ones
+        return -magnitude if self.negative else magnitude
+
+    @property
+    def thousand_light(self) -> bool:
+        return self.thousands > 0
+
+    def holes(self) -> dict[str, int]:
+        """The lit hole (0-9) in each row."""
+        return {"hundreds": self.hundreds, "tens": self.tens, "ones": self.ones}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "negative": self.negative,
+            "thousands": self.thousands,
+            "hundreds": self.hundreds,
+            "tens": self.tens,
+            "ones": self.ones,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PegBoard:
+    """One player's or team's board: its owner, peg colour and score.
+
+    >>> PegBoard("North", "#2f6fde", 1040).position.thousand_light
+    True
+    """
+
+    owner: str
+    colour: str
+    score: int
+
+    @property
+    def position(self) -> PegPosition:
+        return PegPosition.from_score(self.score)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"owner": self.owner, "colour": self.colour, "score": self.score,
+                **self.position.to_json()}
