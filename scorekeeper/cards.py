@@ -19,7 +19,7 @@ import difflib
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final, Literal
 
 Colour = Literal["black", "red", "gold", "blue"]
@@ -130,6 +130,7 @@ class Card:
     rank: int = 0
     suit: str | None = None
     joker: str | None = None
+    _hash: int = field(init=False, repr=False, compare=False, default=0)
 
     def __post_init__(self) -> None:
         if self.suit is not None:
@@ -137,6 +138,11 @@ class Card:
                 raise CardParseError(f"{self.rank}{self.suit}")
         elif self.rank or (self.joker is not None and self.joker not in JOKER_KINDS):
             raise CardParseError(f"{self.rank}{self.joker or ''}")
+        # Cards are dictionary keys in every hot loop: hash once.
+        object.__setattr__(self, "_hash", hash((self.rank, self.suit, self.joker)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -196,9 +202,7 @@ class Card:
         """The suit's colour, or a coloured joker's colour; None for the Boss, jk and null."""
         if self.suit is not None:
             return SUIT_COLOURS[self.suit]
-        if self.joker in COLOURS:
-            return self.joker  # type: ignore[return-value]
-        return None
+        return _JOKER_COLOURS.get(self.joker) if self.joker else None
 
     @property
     def name(self) -> str:
@@ -279,6 +283,7 @@ def _suggest(token: str) -> str | None:
     return _LOWER_CODES[matches[0]] if matches else None
 
 
+_JOKER_COLOURS: Final[dict[str, Colour]] = {colour: colour for colour in COLOURS}
 _TOSS_DECK: Final[tuple[Card, ...]] = (
     tuple(Card(rank, suit) for suit in SUITS for rank in RANKS)
     + tuple(Card(joker=kind) for kind in (BOSS, BLACK, RED, GOLD, BLUE))

@@ -37,8 +37,8 @@ def card_value(card: Card, ruleset: Ruleset = COMPLEX) -> int:
     """Points of one card: Boss 50, jokers 40, A 20, K Q J 10 = 10, null 0; 2-9 are 5 in
     Toss Rummy and their number in Complex Toss Rummy.
 
-    >>> card_value(Card.parse("boss")), card_value(Card.parse("Acr")), card_value(Card.parse("null"))
-    (50, 20, 0)
+    >>> [card_value(Card.parse(code)) for code in ("boss", "Acr", "null")]
+    [50, 20, 0]
     """
     if card.is_boss:
         return BOSS_VALUE
@@ -115,5 +115,7 @@ class TossOptions:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise OptionError(f"unknown option {unknown[0]!r}: options are {', '.join(sorted(known))}")
+            raise OptionError(
+                f"unknown option {unknown[0]!r}: options are {', '.join(sorted(known))}"
+            )
         return replace(cls(), **data)

@@ -17,7 +17,12 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 #: Modules of this package that define ``register(subparsers)``.
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = (
+    "scorekeeper.cli.rules",
+    "scorekeeper.cli.games",
+    "scorekeeper.cli.engine",
+    "scorekeeper.cli.vision",
+)
 
 EXIT_OK = 0
 EXIT_SOME_FAILED = 1

@@ -1,0 +1,50 @@
+"""The game engine of Toss Rummy and Complex Toss Rummy: pure, deterministic, a fold over a
+JSON event log (contract C in the team's contracts; readings in ``docs/rules-readings.md``).
+
+>>> setup = TableSetup.from_json({"players": ["ann", "bob"]})
+>>> state = replay(setup, [{"type": "new-hand", "dealer": "ann"},
+...                        {"type": "meld", "player": "bob", "cards": ["7cl", "7sp", "7he"]}])
+>>> state.to_json()["boards"][1]["score"]
+21
+>>> apply(state, {"type": "undo"}).to_json()["melds"]
+[]
+"""
+
+from scorekeeper.engine.rules import EVENT_TYPES, apply, preview_end_hand, replay
+from scorekeeper.engine.state import (
+    GAME_OVER,
+    HAND_OVER,
+    PLAYING,
+    WAITING,
+    BoardMeld,
+    DoubleCrossChance,
+    EngineError,
+    EventError,
+    GameState,
+    Phase,
+    RuleViolation,
+    SetupError,
+    TableSetup,
+    initial_state,
+)
+
+__all__ = [
+    "EVENT_TYPES",
+    "GAME_OVER",
+    "HAND_OVER",
+    "PLAYING",
+    "WAITING",
+    "BoardMeld",
+    "DoubleCrossChance",
+    "EngineError",
+    "EventError",
+    "GameState",
+    "Phase",
+    "RuleViolation",
+    "SetupError",
+    "TableSetup",
+    "apply",
+    "initial_state",
+    "preview_end_hand",
+    "replay",
+]

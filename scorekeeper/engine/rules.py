@@ -1,0 +1,646 @@
+"""The game engine's fold: how each event changes the state, and which events break a rule
+(RULES.md sections 2 and 3; readings in ``docs/rules-readings.md``, "Game engine").
+
+>>> from scorekeeper.engine.state import TableSetup, initial_state
+>>> s = replay(TableSetup(players=("ann", "bob")), [
+...     {"type": "new-hand", "dealer": "bob"},
+...     {"type": "meld", "player": "ann", "cards": ["Kcl", "Ksp", "Khe"], "top": "Kcl"}])
+>>> s.scores["ann"], s.turn, s.melds[0].top.code
+(30, 'ann', 'Kcl')
+>>> apply(s, {"type": "meld", "player": "bob", "cards": ["2cl", "2sp", "2he"]})
+Traceback (most recent call last):
+...
+scorekeeper.engine.state.RuleViolation: It is ann's turn, not bob's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any, Final
+
+from scorekeeper.cards import (
+    TOSS,
+    Card,
+    CardError,
+    TooManyCopiesError,
+    in_deck,
+    toss_deck,
+)
+from scorekeeper.melds import Verdict, judge_layoff, judge_meld, judge_toss
+from scorekeeper.rulesets import COMPLEX
+from scorekeeper.tally import TallyError, TallyResult, tally_hand
+
+from .state import (
+    GAME_OVER,
+    HAND_OVER,
+    PLAYING,
+    BoardMeld,
+    DoubleCrossChance,
+    EventError,
+    GameState,
+    RuleViolation,
+    TableSetup,
+    initial_state,
+)
+
+Event = Mapping[str, Any]
+Changes = dict[str, Any]
+
+EVENT_TYPES: Final[tuple[str, ...]] = (
+    "new-hand", "meld", "lay-off", "toss", "double-cross", "steal", "next-turn", "end-hand",
+    "correction", "undo",
+)
+
+
+def apply(state: GameState, event: Event) -> GameState:
+    """Return the state after ``event``; ``state`` is never changed.
+
+    Raises :class:`EventError` for a malformed event and :class:`RuleViolation` (with a
+    one-sentence ``reason``) for an event that breaks a rule. An ``undo`` returns exactly the
+    state before the latest event still in effect.
+    """
+    if type(event) is not dict and not isinstance(event, Mapping):
+        raise EventError('an event is a JSON object with a "type"')
+    kind = event.get("type")
+    handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
+    if handler is None:
+        raise EventError(f"unknown event type {kind!r}: use one of {', '.join(EVENT_TYPES)}")
+    if kind == "undo":
+        if state.previous is None:
+            raise RuleViolation("There is nothing to undo.")
+        return state.previous
+    if state.phase == GAME_OVER:
+        raise RuleViolation(f"The game is over ({state.winner} won): no further play is"
+                            " recorded, but the last event can be undone.")
+    changes = handler(state, event)
+    changes["events_applied"] = state.events_applied + 1
+    changes["previous"] = state
+    return _evolve(state, changes)
+
+
+def replay(setup: TableSetup, events: Iterable[Event]) -> GameState:
+    """Fold a whole event log from the initial state (raises at the first refused event)."""
+    state = initial_state(setup)
+    for event in events:
+        state = apply(state, event)
+    return state
+
+
+def preview_end_hand(state: GameState, went_out: str | None,
+                     hands: Mapping[str, Sequence[str | Card]]) -> TallyResult:
+    """The tally an ``end-hand`` with these cards in hand would commit (nothing changes)."""
+    _require_playing(state)
+    event = {"type": "end-hand", "went_out": went_out,
+             "hands": {p: [c if isinstance(c, str) else c.code for c in cards]
+                       for p, cards in hands.items()}}
+    return _tally(state, event)
+
+
+# --- building states ---------------------------------------------------------------------
+
+
+def _evolve(state: GameState, changes: Changes) -> GameState:
+    # A frozen dataclass copy without re-running __init__: replay speed depends on it.
+    new = object.__new__(GameState)
+    attrs = new.__dict__
+    attrs.update(state.__dict__)
+    attrs.update(changes)
+    return new
+
+
+def _board_scores(state: GameState, scores: Mapping[str, int],
+                  team_adjust: Mapping[str, int]) -> dict[str, int]:
+    boards = {}
+    for owner, members in state.setup.members_of.items():
+        score = team_adjust.get(owner, 0)
+        for member in members:
+            score += scores[member]
+        boards[owner] = score
+    return boards
+
+
+def _leader(state: GameState, scores: Mapping[str, int],
+            team_adjust: Mapping[str, int]) -> str | None:
+    """The single highest board at or above the goal, or None (nobody there, or a tie)."""
+    goal = state.options.resolved_goal
+    if not state.setup.teams:
+        best = max(scores.values())
+        if best < goal:
+            return None
+        leaders = [player for player, score in scores.items() if score == best]
+        return leaders[0] if len(leaders) == 1 else None
+    boards = _board_scores(state, scores, team_adjust)
+    best = max(boards.values())
+    if best < goal:
+        return None
+    leaders = [owner for owner, score in boards.items() if score == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def _game_over(changes: Changes, winner: str) -> None:
+    changes.update(phase=GAME_OVER, winner=winner, turn=None, after_discard=None,
+                   chance=None)
+
+
+def _score(state: GameState, changes: Changes, deltas: Mapping[str, int]) -> None:
+    """Score a play as it happens (Complex, or Toss Rummy with wild_scoring); in Complex the
+    first board to reach the goal wins at once."""
+    options = state.options
+    if not options.scores_as_played:
+        return
+    scores = dict(state.scores)
+    for player, delta in deltas.items():
+        scores[player] += delta
+    changes["scores"] = scores
+    if options.ruleset == COMPLEX:
+        winner = _leader(state, scores, state.team_adjust)
+        if winner is not None:
+            _game_over(changes, winner)
+
+
+# --- reading events ----------------------------------------------------------------------
+
+
+def _field(event: Event, name: str) -> Any:
+    if name not in event:
+        raise EventError(f'the {event["type"]} event needs "{name}"')
+    return event[name]
+
+
+def _player(state: GameState, event: Event, name: str = "player") -> str:
+    value = _field(event, name)
+    if not isinstance(value, str) or value not in state.setup.team_of:
+        raise EventError(f"{name} {value!r} is not a player at this table"
+                         f" (players: {', '.join(state.setup.players)})")
+    return value
+
+
+def _parse_card(value: Any, name: str) -> Card:
+    card = _CODES.get(value) if isinstance(value, str) else None
+    if card is not None:
+        return card
+    if not isinstance(value, str):
+        raise EventError(f'"{name}" must be a card code like "10di" or "boss", not {value!r}')
+    try:
+        card = Card.parse(value)
+    except CardError as exc:
+        raise EventError(f"{name}: {exc}") from exc
+    if not in_deck(card, TOSS):
+        raise EventError(f"{name}: {card} is not in a Toss Double Deluxe deck")
+    return card
+
+
+#: Exact codes of the Toss deck, canonical and lower-case, for the common case of parsing.
+_CODES: Final[dict[str, Card]] = {
+    **{c.code.lower(): c for c in toss_deck()}, **{c.code: c for c in toss_deck()}}
+
+
+def _card(event: Event, name: str) -> Card:
+    return _parse_card(_field(event, name), name)
+
+
+def _cards(event: Event, name: str) -> tuple[Card, ...]:
+    value = _field(event, name)
+    if not isinstance(value, list | tuple):
+        raise EventError(f'"{name}" must be a list of card codes')
+    return tuple([_parse_card(v, name) for v in value])
+
+
+def _top(event: Event) -> Card | None:
+    value = event.get("top")
+    return None if value is None else _parse_card(value, "top")
+
+
+def _meld_ref(state: GameState, event: Event) -> tuple[int, BoardMeld]:
+    value = _field(event, "meld")
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise EventError(f'"meld" must be the id number of a meld on the board, not {value!r}')
+    for index, meld in enumerate(state.melds):
+        if meld.id == value:
+            return index, meld
+    raise RuleViolation(f"There is no meld {value} on the board.")
+
+
+# --- rule checks -------------------------------------------------------------------------
+
+
+def _require_playing(state: GameState) -> None:
+    if state.phase != PLAYING:
+        if state.hand_no == 0:
+            raise RuleViolation("No hand is in play yet: record a new hand and its dealer first.")
+        raise RuleViolation(f"Hand {state.hand_no} is over: record a new hand first.")
+
+
+def _require_turn(state: GameState, player: str) -> None:
+    _require_playing(state)
+    if state.turn != player:
+        raise RuleViolation(f"It is {state.turn}'s turn, not {player}'s.")
+
+
+def _put_on_board(state: GameState, cards: Sequence[Card],
+                  on_board: Mapping[Card, int] | None = None) -> dict[Card, int]:
+    """The board's card counts with ``cards`` added; refuses more copies than the decks hold."""
+    decks = state.options.decks
+    before = state.on_board if on_board is None else on_board
+    counts = dict(before)
+    for card in cards:
+        count = counts.get(card, 0) + 1
+        limit = decks * 2 if card.suit is None and card.joker is None else decks
+        if count > limit:
+            held = "1 deck holds" if decks == 1 else f"{decks} decks hold"
+            if before.get(card, 0):
+                raise RuleViolation(f"{card} is already on the board and {held} only {limit}.")
+            raise RuleViolation(f"{card} appears {count} times but {held} only {limit}.")
+        counts[card] = count
+    return counts
+
+
+def _judge(judge: Callable[..., Verdict], *args: Any, **kwargs: Any) -> Verdict:
+    try:
+        verdict = judge(*args, **kwargs)
+    except TooManyCopiesError as exc:
+        raise RuleViolation(f"{exc}.") from exc
+    if not verdict.valid:
+        raise RuleViolation(_sentence(verdict.reason))
+    return verdict
+
+
+def _sentence(reason: str) -> str:
+    return reason if reason.endswith(".") else reason + "."
+
+
+def _choose_top(verdict: Verdict, cards: Sequence[Card], wanted: Card | None,
+                keep: Card | None, added: Sequence[Card] = ()) -> Card:
+    """The wanted top card if legal; else the current top if still legal, else a card just
+    added that may be top (the end it was laid on), else the first legal top."""
+    if wanted is not None:
+        if wanted in verdict.top_cards:
+            return wanted
+        if wanted not in cards:
+            raise RuleViolation(f"{wanted} is not in that meld: the top card must be one of"
+                                " its cards.")
+        ends = " or ".join(c.code for c in verdict.top_cards)
+        raise RuleViolation(f"{wanted} cannot be the top card: a sequence shows one of its end"
+                            f" cards ({ends}).")
+    if keep is not None and keep in verdict.top_cards:
+        return keep
+    for card in reversed(added):
+        if card in verdict.top_cards:
+            return card
+    return verdict.top_cards[0]
+
+
+def _chance_after_play(state: GameState) -> DoubleCrossChance | None:
+    # The victim's own play, once the turn has reached them, gives up the DoubleCross;
+    # the tosser may still meld before discarding.
+    chance = state.chance
+    return None if chance is not None and chance.ready else chance
+
+
+# --- the events --------------------------------------------------------------------------
+
+
+def _new_hand(state: GameState, event: Event) -> Changes:
+    if state.phase == PLAYING:
+        raise RuleViolation(f"Hand {state.hand_no} is still in play: end it before dealing"
+                            " the next.")
+    setup = state.setup
+    expected = state.next_dealer
+    if event.get("dealer") is None:
+        if expected is None:
+            raise EventError('the first new-hand needs "dealer": the player who won the cut')
+        dealer = expected
+    else:
+        dealer = _player(state, event, "dealer")
+        if expected is not None and dealer != expected:
+            why = ("with two players the loser of the last hand deals" if len(setup.players) == 2
+                   else "the deal passes to the left")
+            raise RuleViolation(f"It is {expected}'s deal for hand {state.hand_no + 1}: {why}.")
+    return {
+        "phase": PLAYING, "hand_no": state.hand_no + 1, "dealer": dealer,
+        "next_dealer": None if len(setup.players) == 2 else setup.next_seat(dealer),
+        "turn": setup.next_seat(dealer), "after_discard": None, "melds": (),
+        "on_board": {}, "last_play": None, "chance": None,
+        "hand_start": state.board_scores(),
+    }
+
+
+def _meld(state: GameState, event: Event) -> Changes:
+    player = _player(state, event)
+    _require_turn(state, player)
+    cards = _cards(event, "cards")
+    wanted = _top(event)
+    on_board = _put_on_board(state, cards)
+    verdict = _judge(judge_meld, cards, state.options)
+    assert verdict.kind is not None
+    meld = BoardMeld(state.next_meld_id, player, cards, verdict.kind,
+                     _choose_top(verdict, cards, wanted, None), (player,) * len(cards))
+    changes: Changes = {
+        "melds": (*state.melds, meld), "next_meld_id": state.next_meld_id + 1,
+        "on_board": on_board, "chance": _chance_after_play(state),
+        "last_play": {"type": "meld", "player": player, "meld": meld.id,
+                      "cards": cards, "points": verdict.points},
+    }
+    _score(state, changes, {player: verdict.points})
+    return changes
+
+
+def _lay_off(state: GameState, event: Event) -> Changes:
+    return _add_to_meld(state, event, steal=False)
+
+
+def _steal(state: GameState, event: Event) -> Changes:
+    return _add_to_meld(state, event, steal=True)
+
+
+def _add_to_meld(state: GameState, event: Event, *, steal: bool) -> Changes:
+    player = _player(state, event)
+    if steal:
+        _require_playing(state)
+        cards: tuple[Card, ...] = (_card(event, "card"),)
+        wanted = None
+    else:
+        _require_turn(state, player)
+        cards = _cards(event, "cards")
+        wanted = _top(event)
+    index, meld = _meld_ref(state, event)
+    on_board = _put_on_board(state, cards)
+    verdict = _judge(judge_layoff, meld.cards, cards, state.options,
+                     own_meld=meld.owner == player)
+    assert verdict.kind is not None
+    new_cards = meld.cards + cards
+    new = BoardMeld(meld.id, meld.owner, new_cards, verdict.kind,
+                    _choose_top(verdict, new_cards, wanted, meld.top, cards),
+                    meld.credits + (player,) * len(cards))
+    changes: Changes = {
+        "melds": (*state.melds[:index], new, *state.melds[index + 1:]), "on_board": on_board,
+        "last_play": {"type": "steal" if steal else "lay-off", "player": player,
+                      "meld": meld.id, "cards": cards, "points": verdict.points},
+    }
+    if not steal:  # a Steal is out of turn: it changes neither the turn nor the DoubleCross
+        changes["chance"] = _chance_after_play(state)
+    _score(state, changes, {player: verdict.points})
+    return changes
+
+
+def _exposed_top(remaining: Sequence[Card], captured: Card, meld: BoardMeld,
+                 state: GameState) -> Card:
+    """The card a Toss exposes as the new top of the victim's meld: in a sequence the
+    neighbour of the captured end card, otherwise the last card put down that may be top."""
+    if meld.kind == "sequence" and captured.is_natural:
+        for card in reversed(remaining):
+            if card.is_natural and (abs(card.rank - captured.rank) == 1
+                                    or {card.rank, captured.rank} == {1, 13}):
+                return card
+    if len(remaining) >= 3:
+        verdict = judge_meld(remaining, state.options)
+        if verdict.valid:
+            for card in reversed(remaining):
+                if card in verdict.top_cards:
+                    return card
+    return remaining[-1]
+
+
+def _toss(state: GameState, event: Event) -> Changes:
+    player = _player(state, event)
+    _require_turn(state, player)
+    index, meld = _meld_ref(state, event)
+    joker = _card(event, "joker")
+    cards = _cards(event, "cards")
+    wanted = _top(event)
+    options = state.options
+    target = meld.top
+    at = len(meld.cards) - 1 - meld.cards[::-1].index(target)
+    victim = meld.credits[at]
+    if victim == player:
+        raise RuleViolation(f"{target} on meld {meld.id} is your own card: a Toss captures"
+                            " another player's top card.")
+    _judge(judge_toss, joker, target, options)
+    if len(cards) < 2:
+        raise RuleViolation(f"The captured {target} must be melded at once with at least two"
+                            " cards from your hand.")
+    on_board = _put_on_board(state, cards)
+    if joker not in cards:  # the tossing joker stays in hand, so it cannot be on the board
+        _put_on_board(state, (joker,), on_board)
+    new_cards = (target, *cards)
+    try:
+        verdict = _judge(judge_meld, new_cards, options)
+    except RuleViolation as exc:
+        raise RuleViolation(f"The captured {target} and {', '.join(c.code for c in cards)}"
+                            f" make no meld: {exc.reason}") from exc
+    assert verdict.kind is not None
+    new_id = state.next_meld_id
+    made = BoardMeld(new_id, player, new_cards, verdict.kind,
+                     _choose_top(verdict, new_cards, wanted, None),
+                     (player,) * len(new_cards))
+    melds = list(state.melds)
+    remaining = meld.cards[:at] + meld.cards[at + 1:]
+    if remaining:
+        melds[index] = BoardMeld(meld.id, meld.owner, remaining, meld.kind,
+                                 _exposed_top(remaining, target, meld, state),
+                                 meld.credits[:at] + meld.credits[at + 1:])
+    else:
+        del melds[index]
+    melds.append(made)
+    lost = options.value(target)
+    changes: Changes = {
+        "melds": tuple(melds), "next_meld_id": new_id + 1,
+        "on_board": on_board, "after_discard": victim,
+        "chance": DoubleCrossChance(victim, player, new_id, "toss", target),
+        "last_play": {"type": "toss", "player": player, "victim": victim, "meld": new_id,
+                      "from_meld": meld.id, "captured": target, "joker": joker,
+                      "cards": new_cards, "points": verdict.points,
+                      "lost": lost},
+    }
+    _score(state, changes, {victim: -lost, player: verdict.points})
+    return changes
+
+
+def _double_cross(state: GameState, event: Event) -> Changes:
+    player = _player(state, event)
+    jokers = _cards(event, "jokers")
+    _require_playing(state)
+    options = state.options
+    complex_rules = options.ruleset == COMPLEX
+    chance = state.chance
+    if chance is None:
+        raise RuleViolation("There is nothing to DoubleCross: a DoubleCross answers a Toss"
+                            + (" or a DoubleCross" if complex_rules else "")
+                            + " of your cards, before anything else happens.")
+    if player != chance.victim:
+        raise RuleViolation(f"Only {chance.victim}, who just lost cards to {chance.against},"
+                            " may DoubleCross now.")
+    if not chance.ready:
+        raise RuleViolation(f"{player} DoubleCrosses at the start of their turn, after"
+                            f" {chance.against} discards.")
+    if not jokers:
+        raise RuleViolation("A DoubleCross lays down at least one joker.")
+    for card in jokers:
+        if not card.is_joker:
+            raise RuleViolation(f"{card} is not a joker: a DoubleCross lays down jokers only.")
+    if chance.via == "toss" and not any(j.is_boss for j in jokers):
+        captured = chance.captured
+        if not complex_rules:
+            raise RuleViolation("A DoubleCross needs the Boss joker.")
+        if captured is None or not captured.is_joker:
+            raise RuleViolation(f"The Toss took {captured}, not a joker: only the Boss can"
+                                " DoubleCross it.")
+    on_board = _put_on_board(state, jokers)
+    index = next((i for i, m in enumerate(state.melds) if m.id == chance.meld), None)
+    if index is None:
+        raise RuleViolation(f"Meld {chance.meld} is no longer on the board to take back.")
+    meld = state.melds[index]
+    cards = meld.cards + jokers
+    verdict = judge_meld(cards, options)
+    kind, top = meld.kind, meld.top
+    if verdict.valid and verdict.kind is not None:
+        kind = verdict.kind
+        top = top if top in verdict.top_cards else verdict.top_cards[0]
+    melds = list(state.melds)
+    melds[index] = BoardMeld(meld.id, player, cards, kind, top, (player,) * len(cards))
+    deltas: dict[str, int] = {}
+    for card, owner in zip(meld.cards, meld.credits, strict=True):
+        deltas[owner] = deltas.get(owner, 0) - options.value(card)
+    lost = -sum(deltas.values())
+    gained = sum(options.value(c) for c in cards)
+    deltas[player] = deltas.get(player, 0) + gained
+    changes: Changes = {
+        "melds": tuple(melds), "on_board": on_board,
+        "after_discard": chance.against,
+        "chance": DoubleCrossChance(chance.against, player, meld.id, "double-cross", None)
+        if complex_rules else None,
+        "last_play": {"type": "double-cross", "player": player, "victim": chance.against,
+                      "meld": meld.id, "jokers": jokers,
+                      "cards": meld.cards, "points": gained, "lost": lost},
+    }
+    _score(state, changes, deltas)
+    return changes
+
+
+def _next_turn(state: GameState, event: Event) -> Changes:
+    _require_playing(state)
+    assert state.turn is not None
+    if event.get("player") is not None:
+        turn = _player(state, event)
+    else:
+        turn = state.after_discard or state.setup.next_seat(state.turn)
+    chance = state.chance
+    if chance is not None:
+        chance = None if chance.ready or turn != chance.victim else replace(chance, ready=True)
+    return {"turn": turn, "after_discard": None, "chance": chance}
+
+
+def _hands(state: GameState, event: Event) -> dict[str, list[Card]]:
+    value = _field(event, "hands")
+    if not isinstance(value, Mapping):
+        raise EventError('"hands" must map each player to the card codes left in hand')
+    hands: dict[str, list[Card]] = {}
+    for name, codes in value.items():
+        if name not in state.setup.team_of:
+            raise EventError(f"hands names {name!r}, who is not a player at this table")
+        if not isinstance(codes, list | tuple):
+            raise EventError(f"hands of {name} must be a list of card codes")
+        hands[name] = [_parse_card(c, f"hands of {name}") for c in codes]
+    return hands
+
+
+def _tally(state: GameState, event: Event) -> TallyResult:
+    went_out = None if event.get("went_out") is None else _player(state, event, "went_out")
+    hands = _hands(state, event)
+    setup = state.setup
+    try:
+        return tally_hand(state.melded_by(), hands, state.options,
+                          dict(setup.members_of) if setup.teams else None, went_out)
+    except TooManyCopiesError as exc:
+        raise RuleViolation(f"{exc}, counting the board and the hands together.") from exc
+    except TallyError as exc:
+        raise RuleViolation(_sentence(str(exc))) from exc
+
+
+def _end_hand(state: GameState, event: Event) -> Changes:
+    _require_playing(state)
+    result = _tally(state, event)
+    setup = state.setup
+    scores = dict(state.scores)
+    for player, line in result.players.items():
+        scores[player] += line.net
+    boards = _board_scores(state, scores, state.team_adjust)
+    deltas = {owner: boards[owner] - state.hand_start.get(owner, 0) for owner in boards}
+    went_out = event.get("went_out")
+    assert state.dealer is not None
+    if len(setup.players) == 2:
+        # Two players: the loser of the hand deals next (the one who did not go out, or the
+        # lower hand score); an even hand passes the deal to the left.
+        first, second = setup.players
+        if went_out is not None:
+            next_dealer = second if went_out == first else first
+        elif deltas[first] != deltas[second]:
+            next_dealer = first if deltas[first] < deltas[second] else second
+        else:
+            next_dealer = setup.next_seat(state.dealer)
+    else:
+        next_dealer = setup.next_seat(state.dealer)
+    changes: Changes = {
+        "scores": scores, "phase": HAND_OVER, "turn": None, "after_discard": None,
+        "chance": None, "melds": (), "on_board": {}, "next_dealer": next_dealer,
+        "last_play": {"type": "end-hand", "hand_no": state.hand_no, "went_out": went_out},
+        "hands": (*state.hands, {"hand_no": state.hand_no, "dealer": state.dealer,
+                                  "went_out": went_out, "deltas": deltas,
+                                  "tally": result.to_json()}),
+    }
+    winner = _leader(state, scores, state.team_adjust)
+    if winner is not None:
+        _game_over(changes, winner)
+    return changes
+
+
+def _correction(state: GameState, event: Event) -> Changes:
+    setup = state.setup
+    target = _field(event, "target")
+    if not isinstance(target, str) or (target not in setup.team_of
+                                       and target not in setup.members_of):
+        raise EventError(f"correction target {target!r} is neither a player nor a team"
+                         f" (boards: {', '.join(setup.board_owners)})")
+    points = _field(event, "points")
+    if not isinstance(points, int) or isinstance(points, bool):
+        raise EventError(f'"points" must be a whole number of points, not {points!r}')
+    reason = event.get("reason")
+    if reason is not None and not isinstance(reason, str):
+        raise EventError('"reason" must be a sentence saying why the score is corrected')
+    if not reason or not reason.strip():
+        raise RuleViolation("A correction needs a reason, so the table can see why the score"
+                            " changed.")
+    if points == 0:
+        raise RuleViolation("A correction of 0 points changes nothing.")
+    scores, team_adjust = state.scores, state.team_adjust
+    changes: Changes = {}
+    if target in setup.team_of:
+        scores = {**scores, target: scores[target] + points}
+        changes["scores"] = scores
+    else:
+        team_adjust = {**team_adjust, target: team_adjust.get(target, 0) + points}
+        changes["team_adjust"] = team_adjust
+    if state.phase != PLAYING or state.options.ruleset == COMPLEX:
+        winner = _leader(state, scores, team_adjust)
+        if winner is not None:
+            _game_over(changes, winner)
+    return changes
+
+
+def _undo(state: GameState, event: Event) -> Changes:  # handled in apply()
+    raise AssertionError("undo is applied by apply()")
+
+
+_HANDLERS: Final[dict[str, Callable[[GameState, Event], Changes]]] = {
+    "new-hand": _new_hand,
+    "meld": _meld,
+    "lay-off": _lay_off,
+    "toss": _toss,
+    "double-cross": _double_cross,
+    "steal": _steal,
+    "next-turn": _next_turn,
+    "end-hand": _end_hand,
+    "correction": _correction,
+    "undo": _undo,
+}

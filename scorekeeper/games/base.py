@@ -1,0 +1,461 @@
+"""The rules-pack interface shared by the engine, the web app and the command line.
+
+A rules pack is one game: its card values, its named options with their defaults, what the
+keeper enters per hand (a declarative form the web app renders), the hand's scores, the
+game-end test and winner, and its chip settlement where it has one. A new game is one new
+module with one :class:`RulesPack` subclass, listed in ``scorekeeper.games.GAMES``.
+
+Scoring is pure: totals before the hand plus the keeper's entry give the hand's points, the new
+totals, whether the game is over and who won.
+
+>>> from scorekeeper.games import get_game
+>>> pack = get_game("rummy")
+>>> pack.score({"ann": 10, "bob": 0}, {"winner": "ann", "hands": {"bob": ["Kcl", "2he"]}}).totals
+{'ann': 22, 'bob': 0}
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Final, Literal
+
+from scorekeeper.cards import STANDARD, Card, CardError, DeckKind, check_cards, parse_cards
+
+FieldKind = Literal[
+    "int", "bool", "choice", "player", "players", "order", "cards", "suit", "teams", "group",
+]
+OptionKind = Literal["int", "bool", "choice", "int-list"]
+
+FIELD_KINDS: Final[tuple[str, ...]] = (
+    "int", "bool", "choice", "player", "players", "order", "cards", "suit", "teams", "group",
+)
+MAX_DECKS: Final = 20
+
+
+class GameError(ValueError):
+    """Base class of the rules packs' input errors."""
+
+
+class UnknownGameError(GameError):
+    """No rules pack has that name."""
+
+
+class GameOptionError(GameError):
+    """An option of a game has an unknown name or a value outside its range."""
+
+
+class HandEntryError(GameError):
+    """The keeper's entry for a hand is malformed or impossible (names the field and the fix)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One thing the keeper enters per hand, as data the web app renders.
+
+    ``kind``: ``int`` (``minimum``/``maximum``), ``bool``, ``choice`` (``choices``), ``player``
+    (one name), ``players`` (several names), ``order`` (every player, in order), ``cards`` (card
+    codes), ``suit`` (a suit code), ``teams`` (team name -> member names), ``group`` (an object of
+    the sub-``fields``). With ``per_player`` the value
+    is an object mapping each player's name to one such value; with ``many`` a value is a list
+    of such values (several choices).
+    """
+
+    name: str
+    kind: FieldKind
+    label: str
+    per_player: bool = False
+    many: bool = False
+    required: bool = True
+    default: Any = None
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    fields: tuple[Field, ...] = ()
+    help: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "name": self.name, "kind": self.kind, "label": self.label,
+            "per_player": self.per_player, "required": self.required, "default": self.default,
+        }
+        if self.many:
+            out["many"] = True
+        if self.choices:
+            out["choices"] = list(self.choices)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        if self.fields:
+            out["fields"] = [f.to_json() for f in self.fields]
+        if self.help:
+            out["help"] = self.help
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A named per-table option with its house default (RULES.md)."""
+
+    name: str
+    kind: OptionKind
+    default: Any
+    help: str
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    nullable: bool = False
+
+    def check(self, value: Any) -> Any:
+        """Validate one value of this option, returning it."""
+        if value is None and self.nullable:
+            return None
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise GameOptionError(f"option {self.name!r} is true or false, not {value!r}")
+        elif self.kind == "choice":
+            if value not in self.choices:
+                raise GameOptionError(
+                    f"option {self.name!r} is one of {', '.join(self.choices)}, not {value!r}"
+                )
+        elif self.kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise GameOptionError(f"option {self.name!r} is a whole number, not {value!r}")
+            if self.minimum is not None and value < self.minimum:
+                raise GameOptionError(
+                    f"option {self.name!r} must be {self.minimum} or more, not {value}"
+                )
+        elif self.kind == "int-list" and (not isinstance(value, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value
+        )):
+            raise GameOptionError(
+                f"option {self.name!r} is a list of whole numbers, not {value!r}"
+            )
+        return value
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "name": self.name, "kind": self.kind, "default": self.default, "help": self.help,
+        }
+        if self.choices:
+            out["choices"] = list(self.choices)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.nullable:
+            out["nullable"] = True
+        return out
+
+
+@dataclass(frozen=True)
+class HandScore:
+    """The outcome of one hand: its points, the new totals, and the game-end verdict.
+
+    ``details`` holds what else the keeper should see (deadwood per player, the hand's winner,
+    the stacked counts ...); ``rule`` says which rule and options were applied.
+    """
+
+    hand: dict[str, int]
+    totals: dict[str, int]
+    game_over: bool
+    winner: str | None
+    rule: str
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hand": dict(self.hand),
+            "totals": dict(self.totals),
+            "game_over": self.game_over,
+            "winner": self.winner,
+            "rule": self.rule,
+            **self.details,
+        }
+
+
+class RulesPack(ABC):
+    """One game: options, the keeper's hand form, card values, scoring and the game end."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    seed: ClassVar[str]
+    deck: ClassVar[DeckKind] = STANDARD
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 8
+    lower_wins: ClassVar[bool] = False
+    options: ClassVar[tuple[Option, ...]] = ()
+    hand_form: ClassVar[tuple[Field, ...]] = ()
+    summary: ClassVar[str] = ""
+
+    def card_value(self, card: Card) -> int:
+        """The points of one card in this game (deadwood or penalty value)."""
+        return 0
+
+    def resolve_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Every option of this game, with the defaults filled in; unknown names are refused.
+
+        >>> from scorekeeper.games import get_game
+        >>> get_game("toss-hearts").resolve_options({"moon": "plus"})
+        {'moon': 'plus', 'limit': 100, 'renege_hand': 'penalty-only'}
+        """
+        given = dict(given or {})
+        known = {o.name: o for o in self.options}
+        unknown = sorted(set(given) - set(known))
+        if unknown:
+            names = ", ".join(known) or "none"
+            raise GameOptionError(
+                f"{self.title} has no option {unknown[0]!r} (its options: {names})"
+            )
+        return {o.name: o.check(given.get(o.name, o.default)) for o in self.options}
+
+    @abstractmethod
+    def score(
+        self,
+        totals: Mapping[str, int],
+        entry: Mapping[str, Any],
+        options: Mapping[str, Any] | None = None,
+        decks: int = 1,
+    ) -> HandScore:
+        """Score one hand from the totals before it and the keeper's entry."""
+
+    def game_end(
+        self,
+        totals: Mapping[str, int],
+        options: Mapping[str, Any] | None = None,
+        hands_played: int = 0,
+    ) -> tuple[bool, str | None]:
+        """The game-end test: whether the game is over with these totals after
+        ``hands_played`` hands (or turns), and the winner. A tie for the win either plays on
+        (game not over) or, where no hand is left to play, ends with no single winner (None)."""
+        return False, None
+
+    def score_json(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """Score one hand from a JSON object: ``totals``, ``decks``, the options by name (at the
+        top level or under ``options``) and the entry fields."""
+        if not isinstance(data, Mapping):
+            raise HandEntryError("the input must be a JSON object")
+        totals = read_totals(data.get("totals", {}))
+        decks = read_decks(data)
+        option_names = {o.name for o in self.options}
+        field_names = {f.name for f in self.hand_form}
+        options = data.get("options") or {}
+        if not isinstance(options, Mapping):
+            raise GameOptionError('"options" must be an object of option name -> value')
+        given = dict(options)
+        entry: dict[str, Any] = {}
+        for key, value in data.items():
+            if key in ("game", "totals", "decks", "options"):
+                continue
+            if key in option_names:
+                given[key] = value
+            elif key in field_names:
+                entry[key] = value
+            elif key == "players":
+                # Fixes the roster (a first hand has no totals yet).
+                seats = [check_name(n, '"players"') for n in value] if isinstance(
+                    value, list) else None
+                if not seats or len(set(seats)) != len(seats):
+                    raise HandEntryError('"players" must list each player\'s name once')
+                extra = sorted(set(totals) - set(seats))
+                if extra:
+                    raise HandEntryError(f'{extra[0]!r} has a total but is not among "players"')
+                totals = {n: totals.get(n, 0) for n in seats}
+            else:
+                known = sorted({"game", "totals", "decks", "options", "players"}
+                               | option_names | field_names)
+                raise HandEntryError(f"{self.title} has no field {key!r} (fields: "
+                                     f"{', '.join(known)})")
+        result = self.score(totals, entry, self.resolve_options(given), decks)
+        self.check_players(list(result.totals))
+        return result.to_json()
+
+    def check_players(self, names: Sequence[str]) -> None:
+        """Refuse a table of the wrong size for this game (the seed's player count).
+
+        >>> from scorekeeper.games import get_game
+        >>> get_game("tong-its").check_players(["ann", "bob"])
+        Traceback (most recent call last):
+        ...
+        scorekeeper.games.base.HandEntryError: Tong-Its is for 3 players, not 2 (ann, bob): \
+list every player in "totals" or "players"
+        """
+        low, high = self.min_players, self.max_players
+        if not low <= len(names) <= high:
+            size = f"{low}" if low == high else f"{low} to {high}"
+            raise HandEntryError(
+                f"{self.title} is for {size} players, not {len(names)} ({', '.join(names)}):"
+                ' list every player in "totals" or "players"'
+            )
+
+    def chips(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """Settle a chip game over a sequence of hands (only games with chips)."""
+        raise GameError(f"{self.title} has no chip game")
+
+    @property
+    def has_chips(self) -> bool:
+        return type(self).chips is not RulesPack.chips
+
+    def describe(self) -> dict[str, Any]:
+        """Everything the web app needs to offer this game: options and the hand form."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "seed": self.seed,
+            "summary": self.summary,
+            "deck": self.deck,
+            "players": {"min": self.min_players, "max": self.max_players},
+            "lower_wins": self.lower_wins,
+            "chips": self.has_chips,
+            "options": [o.to_json() for o in self.options],
+            "hand_form": [f.to_json() for f in self.hand_form],
+        }
+
+
+# --- reading the keeper's entry --------------------------------------------------------------
+
+def read_decks(data: Mapping[str, Any]) -> int:
+    decks = data.get("decks", 1)
+    if isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= MAX_DECKS:
+        raise HandEntryError(f'"decks" must be a whole number from 1 to {MAX_DECKS}, not {decks!r}')
+    return decks
+
+
+def check_fields(data: Mapping[str, Any], known: Sequence[str], where: str) -> None:
+    """Refuse unknown fields (a typo must not be silently ignored)."""
+    unknown = sorted(set(data) - set(known))
+    if unknown:
+        raise HandEntryError(f"{where} has no field {unknown[0]!r} (fields: {', '.join(known)})")
+
+
+def read_int(value: Any, what: str, minimum: int | None = None, maximum: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise HandEntryError(f"{what} must be a whole number, not {value!r}")
+    if minimum is not None and value < minimum:
+        raise HandEntryError(f"{what} must be {minimum} or more, not {value}")
+    if maximum is not None and value > maximum:
+        raise HandEntryError(f"{what} must be {maximum} or less, not {value}")
+    return value
+
+
+def read_bool(value: Any, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise HandEntryError(f"{what} must be true or false, not {value!r}")
+    return value
+
+
+def read_totals(value: Any) -> dict[str, int]:
+    if not isinstance(value, Mapping):
+        raise HandEntryError('"totals" must be an object of player name -> points')
+    out: dict[str, int] = {}
+    for name, points in value.items():
+        check_name(name, '"totals"')
+        out[name] = read_int(points, f"the total of {name}")
+    return out
+
+
+def check_name(name: Any, where: str) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise HandEntryError(f"{where}: a player's name must be a non-empty string, not {name!r}")
+    return name
+
+
+def read_cards(value: Any, what: str) -> list[Card]:
+    """Card codes as a list or one string (spaces or commas)."""
+    if not isinstance(value, str | list) or (
+        isinstance(value, list) and not all(isinstance(v, str) for v in value)
+    ):
+        raise HandEntryError(f"{what} must be a list of card codes, not {value!r}")
+    try:
+        return parse_cards(value)
+    except CardError as exc:
+        raise HandEntryError(f"{what}: {exc}") from exc
+
+
+def check_deck(cards: Iterable[Card], decks: int, deck: DeckKind, jokers: bool = False) -> None:
+    """Every card in the game's deck kind, no more copies than the decks hold, and (unless the
+    game uses them) no jokers or nulls."""
+    cards = list(cards)
+    check_cards(cards, decks, deck)
+    if not jokers:
+        for card in cards:
+            if not card.is_natural:
+                raise HandEntryError(f"{card} is not used in this game: remove it from the entry")
+
+
+class Roster:
+    """The players of a hand: the names in ``totals``, or, on a first hand with no totals yet,
+    every name the entry mentions. Once totals exist, an unknown name is an input error (a typo
+    must not start a new player)."""
+
+    def __init__(self, totals: Mapping[str, int], seats: Sequence[str] | None = None) -> None:
+        self.fixed = bool(totals) or seats is not None
+        self.names: list[str] = list(seats) if seats is not None else list(totals)
+        for name in totals:
+            if name not in self.names:
+                raise HandEntryError(f'{name!r} has a total but is not among "players"')
+
+    def name(self, value: Any, what: str) -> str:
+        name = check_name(value, what)
+        if name not in self.names:
+            if self.fixed:
+                raise HandEntryError(
+                    f"{what}: unknown player {name!r} (players: {', '.join(self.names)})"
+                )
+            self.names.append(name)
+        return name
+
+    def mapping(self, value: Any, what: str) -> dict[str, Any]:
+        if not isinstance(value, Mapping):
+            raise HandEntryError(f"{what} must be an object of player name -> value")
+        return {self.name(k, what): v for k, v in value.items()}
+
+    def cards(self, value: Any, what: str, whose: str = "the hand of") -> dict[str, list[Card]]:
+        """``{NAME: card codes}`` read into cards, every name checked against the roster.
+
+        >>> Roster({"ann": 0}).cards({"ann": "Kcl 2he"}, '"hands"')
+        {'ann': [Card(rank=13, suit='cl', joker=None), Card(rank=2, suit='he', joker=None)]}
+        """
+        return {name: read_cards(codes, f"{whose} {name}")
+                for name, codes in self.mapping(value, what).items()}
+
+    def names_list(self, value: Any, what: str) -> list[str]:
+        if not isinstance(value, list):
+            raise HandEntryError(f"{what} must be a list of player names")
+        names = [self.name(v, what) for v in value]
+        if len(set(names)) != len(names):
+            raise HandEntryError(f"{what} names a player twice")
+        return names
+
+
+def require(entry: Mapping[str, Any], key: str, game: str) -> Any:
+    if key not in entry:
+        raise HandEntryError(f'{game} needs "{key}" for each hand')
+    return entry[key]
+
+
+def add_totals(totals: Mapping[str, int], hand: Mapping[str, int], names: Iterable[str]) -> dict[
+    str, int
+]:
+    return {n: totals.get(n, 0) + hand.get(n, 0) for n in names}
+
+
+def reach_goal(
+    totals: Mapping[str, int], goal: int | None, lowest: bool = False
+) -> tuple[bool, str | None]:
+    """Game over when a total reaches ``goal``: the highest (or lowest) total wins; a tie for it
+    plays on. No goal: the game goes on until the table stops."""
+    if goal is None or not any(t >= goal for t in totals.values()):
+        return False, None
+    winner = sole_best(totals, totals, lowest=lowest)
+    return winner is not None, winner
+
+
+def sole_best(totals: Mapping[str, int], names: Iterable[str], lowest: bool) -> str | None:
+    """The single highest (or lowest) total among ``names``; None on a tie or no names."""
+    names = list(names)
+    if not names:
+        return None
+    best = min(totals[n] for n in names) if lowest else max(totals[n] for n in names)
+    leaders = [n for n in names if totals[n] == best]
+    return leaders[0] if len(leaders) == 1 else None
+

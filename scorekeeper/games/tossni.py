@@ -1,0 +1,114 @@
+"""Tossní (seed 003; RULES.md section 5): a shedding game scored by the order of going out.
+
+The keeper records the order players went out; with n players the first out scores n-1, the
+next n-2, ..., the last 0 (option ``place_points`` replaces that list). Option ``goal`` (none by
+default) ends the game when a total reaches it, highest winning. :class:`QueenStack` is the
+keeper's aid for the stacked Queen draw (2 cards per Queen) and the Ace skip.
+
+>>> Tossni().score({}, {"order": ["cy", "ann", "bob"]}).hand
+{'cy': 2, 'ann': 1, 'bob': 0}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from scorekeeper.cards import ACE, QUEEN, STANDARD, Card
+from scorekeeper.games.base import (
+    Field,
+    GameOptionError,
+    HandEntryError,
+    HandScore,
+    Option,
+    Roster,
+    RulesPack,
+    add_totals,
+    reach_goal,
+    require,
+)
+
+DRAW_PER_QUEEN: Final = 2
+
+
+@dataclass(frozen=True, slots=True)
+class QueenStack:
+    """What the next player faces after the cards played so far: cards to draw, or a skip.
+
+    A Queen adds 2 to the draw unless answered with another Queen; an Ace makes the next player
+    skip unless answered with another Ace (skips do not add up).
+
+    >>> s = QueenStack().play(Card.parse("Qcl")).play(Card.parse("Qhe"))
+    >>> s.draw, s.take()
+    (4, QueenStack(draw=0, skip=False))
+    """
+
+    draw: int = 0
+    skip: bool = False
+
+    def play(self, card: Card) -> QueenStack:
+        """The state after ``card`` is played on the swap deck."""
+        if card.rank == QUEEN:
+            return QueenStack(self.draw + DRAW_PER_QUEEN, False)
+        if card.rank == ACE:
+            return QueenStack(0, True)
+        return QueenStack()
+
+    def take(self) -> QueenStack:
+        """The next player draws the stacked cards (or skips): the stack is cleared."""
+        return QueenStack()
+
+
+class Tossni(RulesPack):
+    name = "tossni"
+    title = "Tossní"
+    seed = "003"
+    deck = STANDARD
+    min_players = 2
+    max_players = 6
+    summary = "Points for the order of going out: n-1 for the first, down to 0 for the last."
+    options = (
+        Option("place_points", "int-list", None, "points by place, first out first (none: "
+               "n-1, n-2, ..., 0)", nullable=True),
+        Option("goal", "int", None, "the game ends when a total reaches this (none: the table "
+               "decides)", minimum=1, nullable=True),
+    )
+    hand_form = (
+        Field("order", "order", "Order of going out (first out first)"),
+    )
+
+    def game_end(
+        self,
+        totals: Mapping[str, int],
+        options: Mapping[str, Any] | None = None,
+        hands_played: int = 0,
+    ) -> tuple[bool, str | None]:
+        return reach_goal(totals, self.resolve_options(options)["goal"])
+
+    def score(
+        self,
+        totals: Mapping[str, int],
+        entry: Mapping[str, Any],
+        options: Mapping[str, Any] | None = None,
+        decks: int = 1,
+    ) -> HandScore:
+        opts = self.resolve_options(options)
+        roster = Roster(totals)
+        order = roster.names_list(require(entry, "order", self.title), '"order"')
+        names = roster.names
+        left = [n for n in names if n not in order]
+        if len(left) == 1:  # the one player left in the game is last
+            order.append(left[0])
+        elif left:
+            raise HandEntryError(f'"order" must list every player: missing {", ".join(left)}')
+        n = len(order)
+        places = opts["place_points"] or list(range(n - 1, -1, -1))
+        if len(places) != n:
+            raise GameOptionError(f'"place_points" needs {n} values (one per place), not '
+                                  f"{len(places)}")
+        hand = {name: places[i] for i, name in enumerate(order)}
+        new_totals = add_totals(totals, hand, names)
+        game_over, winner = self.game_end(new_totals, opts)
+        rule = f"tossni: place points {places}; goal={opts['goal'] or 'none'}"
+        return HandScore(hand, new_totals, game_over, winner, rule, {"order": order})

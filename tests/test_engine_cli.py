@@ -1,0 +1,72 @@
+"""The ``scorekeeper replay`` command, run as a real subprocess and through ``main``."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scorekeeper.cli import main
+from scorekeeper.engine import TableSetup, replay
+from scorekeeper.engine.simulate import random_game
+
+SETUP = {"players": ["ann", "bob", "cy", "dee"],
+         "teams": {"North": ["ann", "cy"], "South": ["bob", "dee"]}}
+
+
+def run(argv: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, Any]]:
+    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_replay_file_prints_the_final_state(tmp_path: Path) -> None:
+    setup = TableSetup.from_json(SETUP)
+    events = random_game(setup, seed=11, max_events=120)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({"setup": SETUP, "events": events}), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "scorekeeper", "replay", str(path)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == replay(setup, events).to_json()
+
+
+def test_replay_names_the_first_refused_event(monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    doc = {"setup": SETUP, "events": [
+        {"type": "new-hand", "dealer": "dee"},
+        {"type": "meld", "player": "ann", "cards": ["Kcl", "Ksp", "Khe"], "top": None},
+        {"type": "next-turn"},
+        {"type": "meld", "player": "cy", "cards": ["Qcl", "Qsp", "Qhe"], "top": None},
+        {"type": "undo"},
+    ]}
+    code, out = run(["replay", "-"], json.dumps(doc), monkeypatch, capsys)
+    assert code == 2
+    assert out["index"] == 3
+    assert out["error"] == "event 3 (meld) was refused: It is bob's turn, not cy's."
+
+
+@pytest.mark.parametrize(
+    ("stdin", "words"),
+    [
+        ("[]", '{"setup": {...}, "events": [...]}'),
+        ('{"setup": {"players": ["ann"]}, "events": []}', "2 to 6 players"),
+        ('{"setup": {"players": ["ann", "bob"]}, "events": [{"type": "deal"}]}',
+         "event 0 (deal) was refused: unknown event type 'deal'"),
+        ('{"setup": {"players": ["ann", "bob"]}, "events": {}}', "must be a list"),
+    ],
+)
+def test_replay_bad_input_exits_2(stdin: str, words: str, monkeypatch: pytest.MonkeyPatch,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = run(["replay", "-"], stdin, monkeypatch, capsys)
+    assert code == 2
+    assert words in out["error"]
