@@ -1,0 +1,243 @@
+"""A whole game of one rules pack as a fold over a JSON event log, like the Toss engine.
+
+The keeper enters each hand; the pack scores it. Events:
+
+- ``{"type": "hand", "entry": {...}}``: one hand, the fields of the pack's ``hand_form``. A form
+  field the keeper leaves out is carried by the session where it can be: ``hand_no`` is the next
+  hand's number, and a field the previous hand reported back (Carousel's ``hands_won``) is
+  taken from it.
+- ``{"type": "correction", "target": NAME, "points": int, "reason": str}``
+- ``{"type": "undo"}``: undoes the latest event still in effect.
+
+>>> setup = SessionSetup.from_json({"game": "toss-hearts", "players": ["ann", "bob"]})
+>>> state = replay_session(setup, [
+...     {"type": "hand", "entry": {"taken": {"ann": ["Qsp"], "bob": ["2he", "3he"]}}}])
+>>> state.totals, state.hand_no
+({'ann': 13, 'bob': 2}, 1)
+>>> apply_session(state, {"type": "undo"}).totals
+{'ann': 0, 'bob': 0}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from scorekeeper.games import get_game
+from scorekeeper.games.base import GameError, HandEntryError, RulesPack
+from scorekeeper.pegboard import PEG_COLOURS, PegBoard
+
+SESSION_EVENT_TYPES: Final[tuple[str, ...]] = ("hand", "correction", "undo")
+PLAYING: Final = "playing"
+GAME_OVER: Final = "game-over"
+
+
+class SessionError(GameError):
+    """An event for a rules-pack game is malformed or not allowed now."""
+
+
+@dataclass(frozen=True)
+class SessionSetup:
+    """A table playing one rules pack: the game, the players in seat order, options, decks and
+    each player's colour."""
+
+    game: str
+    players: tuple[str, ...]
+    options: Mapping[str, Any] = field(default_factory=dict)
+    decks: int = 1
+    colours: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def pack(self) -> RulesPack:
+        return get_game(self.game)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SessionSetup:
+        """Validate a setup: a known game, the right number of distinct players, its options.
+
+        >>> SessionSetup.from_json({"game": "tong-its", "players": ["ann", "bob"]})
+        Traceback (most recent call last):
+        ...
+        scorekeeper.games.base.HandEntryError: Tong-Its is for 3 players, not 2 (ann, bob): \
+list every player in "totals" or "players"
+        """
+        if not isinstance(data, Mapping):
+            raise SessionError("a table setup must be a JSON object")
+        pack = get_game(str(data.get("game", "")))
+        players = data.get("players")
+        if not isinstance(players, list) or not all(
+            isinstance(p, str) and p.strip() for p in players
+        ):
+            raise SessionError('"players" must be a list of player names')
+        names = tuple(p.strip() for p in players)
+        if len(set(names)) != len(names):
+            raise SessionError("every player needs a different name")
+        pack.check_players(names)
+        options = pack.resolve_options(data.get("options") or {})
+        decks = data.get("decks", 1)
+        if isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= 20:
+            raise SessionError(f'"decks" must be a whole number from 1 to 20, not {decks!r}')
+        colours = data.get("colours") or {}
+        if not isinstance(colours, Mapping):
+            raise SessionError('"colours" must map each player to a colour like "#e5383b"')
+        palette = list(PEG_COLOURS.values())
+        chosen = tuple(
+            (name, str(colours.get(name, palette[i % len(palette)])))
+            for i, name in enumerate(names)
+        )
+        return cls(pack.name, names, options, decks, chosen)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "players": list(self.players),
+            "options": dict(self.options),
+            "decks": self.decks,
+            "colours": dict(self.colours),
+        }
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """One scored hand: its number, the entry as given, the points and the pack's details."""
+
+    hand_no: int
+    entry: Mapping[str, Any]
+    deltas: Mapping[str, int]
+    rule: str
+    details: Mapping[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hand_no": self.hand_no,
+            "entry": dict(self.entry),
+            "deltas": dict(self.deltas),
+            "rule": self.rule,
+            "details": dict(self.details),
+        }
+
+
+@dataclass(frozen=True)
+class SessionState:
+    """The standings of a rules-pack game after the events in effect."""
+
+    setup: SessionSetup
+    totals: Mapping[str, int]
+    hands: tuple[HandRecord, ...] = ()
+    corrections: tuple[Mapping[str, Any], ...] = ()
+    winner: str | None = None
+    game_over: bool = False
+    previous: SessionState | None = field(default=None, repr=False, compare=False)
+    events_applied: int = 0
+
+    @property
+    def hand_no(self) -> int:
+        """The number of hands scored so far."""
+        return len(self.hands)
+
+    def boards(self) -> list[PegBoard]:
+        colours = dict(self.setup.colours)
+        return [PegBoard(n, colours[n], self.totals[n]) for n in self.setup.players]
+
+    def to_json(self) -> dict[str, Any]:
+        """The standings, in the same outline as the Toss engine's state so pages share code."""
+        pack = self.setup.pack
+        return {
+            "game": pack.name,
+            "title": pack.title,
+            "ruleset": pack.name,
+            "phase": GAME_OVER if self.game_over else PLAYING,
+            "hand_no": self.hand_no,
+            "winner": self.winner,
+            "lower_wins": pack.lower_wins,
+            "options": dict(self.setup.options),
+            "turn": None,
+            "dealer": None,
+            "players": [{"name": n, "team": None, "score": self.totals[n]}
+                        for n in self.setup.players],
+            "boards": [{**b.to_json(), "members": [b.owner]} for b in self.boards()],
+            "melds": [],
+            "hands": [h.to_json() for h in self.hands],
+            "corrections": [dict(c) for c in self.corrections],
+            "events_applied": self.events_applied,
+        }
+
+
+def initial_session(setup: SessionSetup) -> SessionState:
+    return SessionState(setup, {n: 0 for n in setup.players})
+
+
+def replay_session(setup: SessionSetup, events: Iterable[Mapping[str, Any]]) -> SessionState:
+    state = initial_session(setup)
+    for event in events:
+        state = apply_session(state, event)
+    return state
+
+
+def apply_session(state: SessionState, event: Mapping[str, Any]) -> SessionState:
+    """Apply one event; raises a :class:`GameError` and leaves ``state`` as it was on refusal."""
+    if not isinstance(event, Mapping):
+        raise SessionError("an event must be a JSON object with a \"type\"")
+    kind = event.get("type")
+    if kind == "undo":
+        if state.previous is None:
+            raise SessionError("there is nothing to undo")
+        return state.previous
+    if state.game_over:
+        raise SessionError(
+            f"the game is over ({state.winner or 'no single winner'}): undo the last hand to "
+            "change it"
+        )
+    if kind == "hand":
+        return _hand(state, event)
+    if kind == "correction":
+        return _correction(state, event)
+    raise SessionError(
+        f"unknown event type {kind!r}: use one of {', '.join(SESSION_EVENT_TYPES)}"
+    )
+
+
+def _hand(state: SessionState, event: Mapping[str, Any]) -> SessionState:
+    entry = event.get("entry")
+    if not isinstance(entry, Mapping):
+        raise HandEntryError('a hand needs "entry": the fields of the hand form')
+    setup = state.setup
+    pack = setup.pack
+    filled = dict(entry)
+    last = state.hands[-1].details if state.hands else {}
+    for form_field in pack.hand_form:
+        if form_field.name in filled:
+            continue
+        if form_field.name == "hand_no":
+            filled["hand_no"] = state.hand_no + 1
+        elif form_field.name in last:
+            filled[form_field.name] = last[form_field.name]
+    result = pack.score(state.totals, filled, setup.options, setup.decks)
+    unknown = sorted(set(result.totals) - set(setup.players))
+    if unknown:
+        raise HandEntryError(f"{unknown[0]!r} is not at this table "
+                             f"(players: {', '.join(setup.players)})")
+    totals = {n: result.totals.get(n, state.totals[n]) for n in setup.players}
+    record = HandRecord(state.hand_no + 1, filled, dict(result.hand), result.rule,
+                        dict(result.details))
+    return SessionState(setup, totals, state.hands + (record,), state.corrections,
+                        result.winner, result.game_over, state, state.events_applied + 1)
+
+
+def _correction(state: SessionState, event: Mapping[str, Any]) -> SessionState:
+    target, points, reason = event.get("target"), event.get("points"), event.get("reason")
+    if target not in state.totals:
+        raise SessionError(f"a correction needs \"target\": one of {', '.join(state.totals)}")
+    if isinstance(points, bool) or not isinstance(points, int) or points == 0:
+        raise SessionError("a correction needs \"points\": a whole number other than 0")
+    if not isinstance(reason, str) or not reason.strip():
+        raise SessionError("a correction needs a \"reason\" everyone at the table can read")
+    totals = dict(state.totals)
+    totals[str(target)] += points
+    pack = state.setup.pack
+    game_over, winner = pack.game_end(totals, state.setup.options, state.hand_no)
+    note = {"target": target, "points": points, "reason": reason.strip(),
+            "after_hand": state.hand_no}
+    return SessionState(state.setup, totals, state.hands, state.corrections + (note,),
+                        winner, game_over, state, state.events_applied + 1)
