@@ -1,0 +1,115 @@
+"""Take the screenshots in docs/screenshots/ with headless Chromium: the keeper's tablet, a
+player's phone and the table display, during a Complex Toss Rummy game.
+
+    python docs/make_screenshots.py
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import requests
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from web import create_app  # noqa: E402
+from web.server import ServerThread  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+OUT = ROOT / "docs" / "screenshots"
+
+PAPER = "carried over from the paper score"
+GAME: list[dict[str, Any]] = [
+    {"type": "new-hand", "dealer": "Ann"},
+    {"type": "correction", "target": "Ann", "points": 412, "reason": PAPER},
+    {"type": "correction", "target": "Bob", "points": 287, "reason": PAPER},
+    {"type": "correction", "target": "Cy", "points": 530, "reason": PAPER},
+    {"type": "correction", "target": "Dee", "points": -75, "reason": PAPER},
+    {"type": "meld", "player": "Bob", "cards": ["7cl", "7sp", "7he", "7di"], "top": "7cl"},
+    {"type": "next-turn"},
+    {"type": "meld", "player": "Cy", "cards": ["9ca", "10ca", "Jca"], "top": "Jca"},
+    {"type": "next-turn"},
+    {"type": "meld", "player": "Dee", "cards": ["Kcl", "Kcr", "Ksh"], "top": "Kcl"},
+    {"type": "next-turn"},
+    {"type": "toss", "player": "Ann", "meld": 1, "joker": "jk-black", "cards": ["7cr", "7or"],
+     "top": None},
+]
+
+
+def main() -> int:
+    OUT.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        app = create_app({"DATABASE": f"{tmp}/screens.sqlite"})
+        server = ServerThread(app)
+        server.start()
+        try:
+            shoot(server.url)
+        finally:
+            server.stop()
+    print(f"screenshots written to {OUT}")
+    return 0
+
+
+def shoot(url: str) -> None:
+    setup = {"game": "complex-toss-rummy", "players": [
+        {"name": "Ann", "colour": "#e5383b"}, {"name": "Bob", "colour": "#2f6fde"},
+        {"name": "Cy", "colour": "#e0a800"}, {"name": "Dee", "colour": "#2a9d4b"}]}
+    created = requests.post(f"{url}/api/tables", json=setup, timeout=10).json()
+    table, keeper = created["table_id"], created["keeper_token"]
+    auth = {"Authorization": f"Bearer {keeper}"}
+    seq = 0
+    for event in GAME:
+        reply = requests.post(f"{url}/api/tables/{table}/events", headers=auth, timeout=10,
+                              json={"base_seq": seq, "event": event})
+        reply.raise_for_status()
+        seq = reply.json()["seq"]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        tablet = browser.new_context(viewport={"width": 1024, "height": 768}, device_scale_factor=1)
+        page = tablet.new_page()
+        page.goto(f"{url}/t/{table}/keeper?token={keeper}")
+        page.wait_for_selector(".board")
+        page.click("[data-action=meld]")
+        for tap in ("[data-rank='Q']", "[data-suit='he']", "[data-suit='di']", "[data-suit='or']"):
+            page.click(f"#picker {tap}")
+        time.sleep(0.5)
+        page.screenshot(path=str(OUT / "keeper-tablet.png"))
+
+        phone = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                                    is_mobile=True, has_touch=True)
+        ppage = phone.new_page()
+        ppage.goto(created["urls"]["join"])
+        ppage.click("[data-seat='Bob']")
+        ppage.wait_for_selector("#my-board .board")
+        time.sleep(0.5)
+        ppage.screenshot(path=str(OUT / "player-phone.png"))
+
+        tv = browser.new_context(viewport={"width": 1280, "height": 720})
+        dpage = tv.new_page()
+        dpage.goto(created["urls"]["display"])
+        dpage.wait_for_selector(".board")
+        time.sleep(0.5)
+        dpage.screenshot(path=str(OUT / "display.png"))
+
+        end = {"type": "end-hand", "went_out": "Ann",
+               "hands": {"Ann": [], "Bob": ["5he", "Khe"], "Cy": ["boss"], "Dee": ["2sp"]}}
+        requests.post(f"{url}/api/tables/{table}/events", headers=auth, timeout=10,
+                      json={"base_seq": seq, "event": end}).raise_for_status()
+        hpage = tablet.new_page()
+        hpage.goto(f"{url}/t/{table}/history")
+        hpage.wait_for_selector("#chart svg")
+        time.sleep(0.3)
+        hpage.screenshot(path=str(OUT / "history.png"), full_page=False)
+        browser.close()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

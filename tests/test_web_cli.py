@@ -1,0 +1,45 @@
+"""``scorekeeper serve`` options and the LED board hook list."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from scorekeeper.cli import build_parser
+from web.cli import start_board_hooks
+
+
+def test_serve_is_registered_with_its_options() -> None:
+    args = build_parser().parse_args(["serve", "--host", "127.0.0.1", "--port", "8123",
+                                      "--database", "x.sqlite", "--board", "sim"])
+    assert (args.host, args.port, args.database, args.board) == ("127.0.0.1", 8123,
+                                                                 "x.sqlite", "sim")
+    defaults = build_parser().parse_args(["serve"])
+    assert defaults.host is None and defaults.port is None and defaults.board is None
+
+
+def test_board_hooks_are_called_and_a_failing_one_is_reported(
+        app: Flask, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import firmware_bridge
+
+    monkeypatch.setattr(firmware_bridge, "init_app", lambda app: None, raising=False)
+    calls: list[tuple[Any, str]] = []
+
+    def broken(app: Flask, spec: str) -> None:
+        raise OSError("no such port /dev/ttyUSB9")
+
+    app.extensions["scorekeeper.board_hooks"].extend([broken, lambda a, s: calls.append((a, s))])
+    start_board_hooks(app, "/dev/ttyUSB9")
+    assert calls == [(app, "/dev/ttyUSB9")]
+    assert "LED board link failed to start: no such port" in capsys.readouterr().err
+
+
+def test_board_option_without_hooks_says_so(app: Flask, capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    import firmware_bridge
+
+    monkeypatch.setattr(firmware_bridge, "init_app", lambda app: None, raising=False)
+    start_board_hooks(app, "auto")
+    assert "no LED board link" in capsys.readouterr().err

@@ -1,0 +1,140 @@
+"""Nothing acknowledged is lost: SIGKILL the real server (``scorekeeper serve``) in the middle
+of a load of writes, restart it on the same SQLite file, and find every acknowledged event.
+
+The log is written in WAL mode with ``synchronous=FULL`` inside ``BEGIN IMMEDIATE``: the 201
+is sent only after COMMIT returned, so the row is in the WAL file (fsynced) before the keeper
+hears back.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import requests
+
+HOST = "127.0.0.1"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+def serve(database: Path, port: int) -> subprocess.Popen[str]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper", "serve", "--host", HOST, "--port", str(port),
+         "--database", str(database)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection((HOST, port), timeout=0.2).close()
+            return process
+        except OSError:
+            if process.poll() is not None:
+                output = process.stdout.read() if process.stdout else ""
+                raise AssertionError(f"serve exited: {output}") from None
+            time.sleep(0.05)
+    process.kill()
+    raise AssertionError("serve did not start listening within 20 s")
+
+
+def writer(url: str, table: dict[str, Any], acked: list[tuple[int, str]],
+           stop: threading.Event) -> None:
+    session = requests.Session()
+    session.headers["Authorization"] = f"Bearer {table['keeper_token']}"
+    seq = 1
+    while not stop.is_set():
+        reason = f"{table['table_id']}-{seq}"
+        try:
+            reply = session.post(f"{url}/api/tables/{table['table_id']}/events", timeout=5,
+                                 json={"base_seq": seq, "event": {
+                                     "type": "correction", "target": "ann",
+                                     "points": 1 if seq % 2 else -1, "reason": reason}})
+        except requests.RequestException:
+            return  # the server is gone
+        if reply.status_code != 201:
+            return
+        seq = reply.json()["seq"]
+        acked.append((seq, reason))
+
+
+def test_sigkill_during_writes_loses_no_acknowledged_event(tmp_path: Path) -> None:
+    database = tmp_path / "table.sqlite"
+    port = free_port()
+    url = f"http://{HOST}:{port}"
+    server = serve(database, port)
+    try:
+        tables = []
+        for _ in range(3):
+            table = requests.post(f"{url}/api/tables", json={"players": ["ann", "bob"]},
+                                  timeout=5).json()
+            requests.post(f"{url}/api/tables/{table['table_id']}/events", timeout=5,
+                          headers={"Authorization": f"Bearer {table['keeper_token']}"},
+                          json={"base_seq": 0, "event": {"type": "new-hand", "dealer": "ann"}})
+            tables.append(table)
+        acked: dict[str, list[tuple[int, str]]] = {t["table_id"]: [] for t in tables}
+        stop = threading.Event()
+        threads = [threading.Thread(target=writer, args=(url, t, acked[t["table_id"]], stop))
+                   for t in tables]
+        for thread in threads:
+            thread.start()
+        deadline = time.monotonic() + 20
+        while sum(len(a) for a in acked.values()) < 150 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        os.kill(server.pid, signal.SIGKILL)  # in the middle of the writes
+        server.wait(10)
+        stop.set()
+        for thread in threads:
+            thread.join(10)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait(10)
+    total = sum(len(a) for a in acked.values())
+    assert total >= 150, "the writers should have been acknowledged before the kill"
+
+    server = serve(database, port)  # restart on the same file
+    try:
+        for table in tables:
+            headers = {"Authorization": f"Bearer {table['keeper_token']}"}
+            log = requests.get(f"{url}/api/tables/{table['table_id']}/events", headers=headers,
+                               timeout=5).json()["events"]
+            stored = {e["seq"]: e["event"].get("reason") for e in log}
+            for seq, reason in acked[table["table_id"]]:
+                assert stored.get(seq) == reason, f"acknowledged event {seq} was lost"
+            assert sorted(stored) == list(range(1, len(stored) + 1))  # no gap in the log
+            state = requests.get(f"{url}/api/tables/{table['table_id']}/state", headers=headers,
+                                 timeout=5).json()
+            assert state["seq"] == len(stored)
+            assert state["state"]["events_applied"] == len(stored)
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def test_serve_prints_the_lan_url_and_a_qr_code(tmp_path: Path) -> None:
+    port = free_port()
+    server = serve(tmp_path / "x.sqlite", port)
+    try:
+        assert server.stdout is not None
+        first = server.stdout.readline()  # printed once the server is listening
+        server.terminate()
+        output, _ = server.communicate(timeout=10)
+        output = first + output
+    finally:
+        if server.poll() is None:
+            server.kill()
+    assert f"http://{HOST}:{port}/" in output
+    assert "\u2588" in output or "\u2580" in output or "\u2584" in output  # the QR blocks
+    assert server.returncode == 0

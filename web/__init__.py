@@ -1,0 +1,97 @@
+"""Toss Scorekeeper's web app: one machine at the table serves the keeper's tablet, the
+players' phones and the display, live, with no internet.
+
+>>> app = create_app({"TESTING": True, "DATABASE": ":memory:"})
+>>> sorted(bp for bp in app.blueprints)
+['api', 'pages']
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+import click
+from flask import Flask, Response, jsonify, render_template, request
+from flask.sessions import SessionInterface, SessionMixin
+from werkzeug.exceptions import HTTPException
+
+from web.config import DEFAULTS, from_environment, secret_key
+from web.store import StaleWriteError, Store, StoreError
+
+
+class NoSessions(SessionInterface):
+    """No Flask session: nothing to decode or sign on each request."""
+
+    def open_session(self, app: Flask, request: Any) -> SessionMixin | None:
+        return self.make_null_session(app)
+
+    def save_session(self, app: Flask, session: SessionMixin, response: Any) -> None:
+        return None
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """The app factory: config from ``SCOREKEEPER_*`` variables, then ``config``."""
+    app = Flask(__name__, instance_relative_config=True)
+    app.config.from_mapping(DEFAULTS)
+    app.config["DATABASE"] = os.path.join(app.instance_path, "scorekeeper.sqlite")
+    app.config.update(from_environment())
+    if config:
+        app.config.update(config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = secret_key()
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.session_interface = NoSessions()  # roles travel in table tokens, not sessions
+
+    store = Store(app.config["DATABASE"], app.config["SYNCHRONOUS"], app.config["JOIN_TOKEN_TTL"])
+    app.extensions["scorekeeper.store"] = store
+    # Callables started with the server (``serve --board``): hook(app, board_spec).
+    app.extensions["scorekeeper.board_hooks"] = []
+
+    from web import api, pages
+
+    app.register_blueprint(api.bp)
+    app.register_blueprint(pages.bp)
+    register_errors(app)
+
+    @app.cli.command("init-db")
+    def init_db() -> None:
+        """Create or upgrade the database schema."""
+        click.echo(f"database ready: {app.config['DATABASE']}")
+
+    return app
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def register_errors(app: Flask) -> None:
+    def error(message: str, status: int) -> tuple[Response | str, int]:
+        if wants_json():
+            return jsonify({"error": message}), status
+        return render_template("error.html", message=message, status=status), status
+
+    @app.errorhandler(StoreError)
+    def store_error(exc: StoreError) -> tuple[Response | str, int]:
+        return error(str(exc), exc.status)
+
+    @app.errorhandler(StaleWriteError)
+    def stale(exc: StaleWriteError) -> tuple[Response | str, int]:
+        if wants_json():
+            return jsonify({"error": str(exc), "seq": exc.seq, "state": exc.state}), 409
+        return error(str(exc), 409)
+
+    @app.errorhandler(ValueError)
+    def value_error(exc: ValueError) -> tuple[Response | str, int]:
+        return error(str(exc), 400)
+
+    @app.errorhandler(413)
+    def too_large(exc: HTTPException) -> tuple[Response | str, int]:
+        limit = app.config["MAX_CONTENT_LENGTH"] // 1024
+        return error(f"the request body is too large: at most {limit} KiB", 413)
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> tuple[Response | str, int]:
+        return error(exc.description or exc.name, exc.code or 500)

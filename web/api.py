@@ -1,0 +1,494 @@
+"""The JSON API (contract D): everything the pages do, for scripts and the LED board too."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
+
+from scorekeeper import engine
+from scorekeeper.cards import check_cards, parse_cards
+from scorekeeper.pegboard import PEG_COLOURS
+from scorekeeper.rulesets import TossOptions
+from web.auth import get_store, require, role_for, set_token_cookie
+from web.qr import qr_svg
+from web.store import RefusedError, StaleWriteError, StoreError, Table, refusal
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+PROPOSABLE = ("meld", "lay-off", "toss", "double-cross", "steal")
+#: Worker threads kept free of live streams, for ordinary requests.
+STREAM_RESERVE = 20
+BOARD_STATUSES = ("connected", "disconnected", "connecting", "error", "simulated", "none")
+
+
+class BadRequestError(StoreError):
+    status = 400
+
+
+def body() -> dict[str, Any]:
+    """The request's JSON object, or a clear 400."""
+    data = request.get_json(force=True, silent=True)
+    if not isinstance(data, dict):
+        raise BadRequestError(
+            "the request body must be a JSON object, e.g. "
+            '{"base_seq": 3, "event": {"type": "next-turn"}}'
+        )
+    return data
+
+
+def int_field(data: dict[str, Any], name: str) -> int:
+    value = data.get(name)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadRequestError(f'"{name}" must be a whole number (the sequence number you saw)')
+    return value
+
+
+def card_codes(value: Any, what: str) -> list[str]:
+    """Card codes from a list or a space-separated string, checked by the card parser."""
+    if isinstance(value, str):
+        tokens = value.replace(",", " ").split()
+    elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+        tokens = list(value)
+    else:
+        raise BadRequestError(f"{what} must be a list of card codes like [\"7cl\", \"7sp\"]")
+    return [str(card) for card in parse_cards(tokens)]
+
+
+def table_for(table_id: str) -> Table:
+    return get_store().table(table_id)
+
+
+def table_urls(table: Table) -> dict[str, str]:
+    return {
+        "join": url_for("pages.join", table_id=table.id, t=table.join_token, _external=True),
+        "keeper": url_for("pages.keeper", table_id=table.id, _external=True),
+        "player": url_for("pages.player", table_id=table.id, _external=True),
+        "display": url_for("pages.display", table_id=table.id, token=table.display_token,
+                           _external=True),
+        "history": url_for("pages.history", table_id=table.id, _external=True),
+    }
+
+
+# -- creating and joining tables -----------------------------------------------------------
+
+def setup_from_json(data: dict[str, Any]) -> tuple[engine.TableSetup, bool]:
+    """Build the table setup from the start page's JSON (see docs/api.md)."""
+    game = data.get("game", "complex-toss-rummy")
+    options = data.get("options") or {}
+    if not isinstance(options, dict):
+        raise BadRequestError('"options" must be an object like {"ace": "both", "decks": 1}')
+    options = {k: v for k, v in options.items() if v is not None and v != ""}
+    options["ruleset"] = game
+    toss_options = TossOptions.from_json(options)
+    raw_players = data.get("players")
+    if not isinstance(raw_players, list) or not 2 <= len(raw_players) <= 6:
+        raise BadRequestError("a table needs 2 to 6 players, each with a name")
+    players: list[str] = []
+    colours: dict[str, str] = {}
+    for i, entry in enumerate(raw_players):
+        name = entry.get("name") if isinstance(entry, dict) else entry
+        if not isinstance(name, str) or not name.strip():
+            raise BadRequestError(f"player {i + 1} needs a name")
+        name = name.strip()[:24]
+        if name in players:
+            raise BadRequestError(f"two players are called {name!r}: give each a different name")
+        players.append(name)
+        if isinstance(entry, dict) and entry.get("colour"):
+            colours[name] = str(entry["colour"])
+    teams: list[tuple[str, tuple[str, ...]]] = []
+    team_colours: dict[str, str] = {}
+    for i, team in enumerate(data.get("teams") or []):
+        if not isinstance(team, dict) or not isinstance(team.get("members"), list):
+            raise BadRequestError('each team must be {"name": "North", "members": ["ann", "cy"]}')
+        name = str(team.get("name") or f"Team {i + 1}").strip()[:24]
+        teams.append((name, tuple(str(m) for m in team["members"])))
+        if team.get("colour"):
+            team_colours[name] = str(team["colour"])
+    owners = [t for t, _ in teams] if teams else players
+    chosen = team_colours if teams else colours
+    defaults = iter(c for c in PEG_COLOURS.values() if c not in chosen.values())
+    board_colours = tuple((owner, chosen.get(owner) or next(defaults)) for owner in owners)
+    setup = engine.TableSetup(players=tuple(players), teams=tuple(teams), colours=board_colours,
+                              options=toss_options)
+    return setup, bool(data.get("auto_accept", False))
+
+
+@bp.post("/tables")
+def create_table() -> tuple[Response, int]:
+    setup, auto_accept = setup_from_json(body())
+    table = get_store().create_table(setup, auto_accept=auto_accept)
+    response = jsonify({
+        "table_id": table.id, "keeper_token": table.keeper_token,
+        "display_token": table.display_token, "join_token": table.join_token,
+        "seats": table.seats, "urls": table_urls(table), "seq": table.seq,
+        "state": table.state_json(),
+    })
+    set_token_cookie(response, table.id, table.keeper_token)
+    return response, 201
+
+
+@bp.post("/tables/<table_id>/join")
+def join(table_id: str) -> Response:
+    data = body()
+    table = table_for(table_id)
+    player = data.get("player")
+    if not isinstance(player, str):
+        raise BadRequestError('say which seat you take: {"join_token": "...", "player": "ann"}')
+    token = get_store().claim_seat(table, data.get("join_token"), player)
+    response = jsonify({"role": "player", "player": player, "token": token,
+                        "url": url_for("pages.player", table_id=table.id)})
+    set_token_cookie(response, table.id, token)
+    return response
+
+
+@bp.post("/tables/<table_id>/join-token")
+def rotate_join_token(table_id: str) -> Response:
+    table = table_for(table_id)
+    require(table, "keeper")
+    token = get_store().rotate_join_token(table)
+    return jsonify({"join_token": token, "expires_at": table.join_expires_at,
+                    "join_url": table_urls(table)["join"]})
+
+
+@bp.get("/tables/<table_id>/qr.svg")
+def join_qr(table_id: str) -> Response:
+    table = table_for(table_id)
+    require(table, "keeper")
+    return Response(qr_svg(table_urls(table)["join"]), mimetype="image/svg+xml",
+                    headers={"Cache-Control": "no-store"})
+
+
+@bp.post("/tables/<table_id>/settings")
+def settings(table_id: str) -> Response:
+    table = table_for(table_id)
+    require(table, "keeper")
+    data = body()
+    if not isinstance(data.get("auto_accept"), bool):
+        raise BadRequestError('send {"auto_accept": true} or {"auto_accept": false}')
+    get_store().set_auto_accept(table, data["auto_accept"])
+    return jsonify({"auto_accept": table.auto_accept})
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+@bp.get("/tables/<table_id>/state")
+def state(table_id: str) -> Response:
+    table = table_for(table_id)
+    role_for(table)
+    with table.cond:
+        return jsonify({"seq": table.seq, "state": table.state_json()})
+
+
+@bp.get("/tables/<table_id>")
+def table_info(table_id: str) -> Response:
+    table = table_for(table_id)
+    role = role_for(table)
+    store = get_store()
+    info: dict[str, Any] = {
+        "table_id": table.id, "setup": table.setup.to_json(), "seq": table.seq,
+        "state": table.state_json(), "table": store.meta(table),
+        "role": {"kind": role.kind, "player": role.player},
+    }
+    if role.kind == "keeper":
+        info["urls"] = table_urls(table)
+        info["join_token"] = table.join_token
+    return jsonify(info)
+
+
+@bp.get("/tables/<table_id>/events")
+def events(table_id: str) -> Response:
+    table = table_for(table_id)
+    role_for(table)
+    try:
+        since = int(request.args.get("since", "0"))
+    except ValueError as exc:
+        raise BadRequestError("since must be a sequence number") from exc
+    return jsonify({"seq": table.seq, "events": get_store().events(table, since)})
+
+
+@bp.get("/tables/<table_id>/history")
+def history(table_id: str) -> Response:
+    table = table_for(table_id)
+    role_for(table)
+    state = table.state_json()
+    return jsonify({"seq": table.seq, "hands": state.get("hands", []),
+                    "boards": state.get("boards", []),
+                    "points": get_store().states_over_time(table)})
+
+
+@bp.get("/tables/<table_id>/export.json")
+def export_json(table_id: str) -> Response:
+    table = table_for(table_id)
+    role_for(table)
+    store = get_store()
+    document = {"table_id": table.id, "setup": table.setup.to_json(), "seq": table.seq,
+                "events": store.events(table), "hands": table.state_json().get("hands", []),
+                "state": table.state_json()}
+    disposition = f'attachment; filename="table-{table.id}.json"'
+    return Response(json.dumps(document, indent=2, ensure_ascii=False),
+                    mimetype="application/json", headers={"Content-Disposition": disposition})
+
+
+@bp.get("/tables/<table_id>/export.csv")
+def export_csv(table_id: str) -> Response:
+    table = table_for(table_id)
+    role_for(table)
+    store = get_store()
+    points = {p["seq"]: p["scores"] for p in store.states_over_time(table)}
+    owners = [b["owner"] for b in table.state_json().get("boards", [])]
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["seq", "at", "by", "type", "event", *[f"score {o}" for o in owners]])
+    for row in store.events(table):
+        scores = points.get(row["seq"], {})
+        writer.writerow([row["seq"], f"{row['at']:.3f}", row["by"], row["event"].get("type"),
+                         json.dumps(row["event"], ensure_ascii=False),
+                         *[scores.get(o, "") for o in owners]])
+    writer.writerow([])
+    writer.writerow(["hand", *owners])
+    for hand in table.state_json().get("hands", []):
+        deltas = hand.get("deltas", {})
+        writer.writerow([hand.get("hand_no"), *[deltas.get(o, 0) for o in owners]])
+    return Response(out.getvalue(), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="table-{table.id}.csv"'})
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+def stale_response(exc: StaleWriteError) -> tuple[Response, int]:
+    return jsonify({"error": str(exc), "seq": exc.seq, "state": exc.state}), 409
+
+
+@bp.post("/tables/<table_id>/events")
+def post_event(table_id: str) -> tuple[Response, int]:
+    table = table_for(table_id)
+    role = require(table, "keeper")
+    data = body()
+    base_seq = int_field(data, "base_seq")
+    try:
+        seq, _, state_text = get_store().append_encoded(table, base_seq, data.get("event"),
+                                                        role.name)
+    except StaleWriteError as exc:
+        return stale_response(exc)
+    if data["event"].get("type") == "end-hand":
+        for proposal in get_store().meta(table)["proposals"]:
+            if proposal["kind"] == "hand":
+                get_store().resolve_proposal(table, proposal["id"], "accepted", seq)
+    # the state is encoded once, for the live stream and for this reply
+    return Response(f'{{"seq":{seq},"state":{state_text}}}', mimetype="application/json"), 201
+
+
+@bp.post("/tables/<table_id>/preview-end-hand")
+def preview_end_hand(table_id: str) -> Response:
+    table = table_for(table_id)
+    role_for(table)
+    data = body()
+    went_out = data.get("went_out") or None
+    raw_hands = data.get("hands") or {}
+    if not isinstance(raw_hands, dict):
+        raise BadRequestError('"hands" must map each player to the cards left in hand')
+    hands = {p: parse_cards(card_codes(v, f"{p}'s hand")) for p, v in raw_hands.items()}
+    try:
+        result = engine.preview_end_hand(table.state, went_out, hands)
+    except ValueError as exc:
+        raise refusal(exc) from exc
+    return jsonify({"seq": table.seq, "tally": result.to_json()})
+
+
+@bp.post("/tables/<table_id>/proposals")
+def propose(table_id: str) -> tuple[Response, int]:
+    table = table_for(table_id)
+    role = require(table, "player")
+    assert role.player is not None
+    data = body()
+    store = get_store()
+    kind = data.get("kind", "event")
+    if kind == "hand":
+        codes = card_codes(data.get("cards", []), "your hand")
+        check_cards(parse_cards(codes), table.setup.options.decks)
+        payload: dict[str, Any] = {"hand_no": table.state_json().get("hand_no"), "cards": codes}
+        pid = store.propose(table, role.player, "hand", payload)
+        return jsonify({"id": pid, "status": "pending"}), 201
+    if kind != "event":
+        raise BadRequestError('"kind" is "event" (a play) or "hand" (the cards left in your hand)')
+    event = data.get("event")
+    if not isinstance(event, dict) or event.get("type") not in PROPOSABLE:
+        raise BadRequestError(f"a player may propose one of: {', '.join(PROPOSABLE)}")
+    event = {**event, "player": role.player}
+    store.dry_run(table, event)  # refuse now, with the reason, rather than later
+    pid = store.propose(table, role.player, "event", event)
+    if table.auto_accept:
+        try:
+            seq, new_state = store.append(table, table.seq, event, role.player)
+        except (RefusedError, StaleWriteError) as exc:
+            store.resolve_proposal(table, pid, "refused")
+            raise RefusedError(str(exc), 422) from exc
+        store.resolve_proposal(table, pid, "accepted", seq)
+        return jsonify({"id": pid, "status": "accepted", "seq": seq, "state": new_state}), 201
+    return jsonify({"id": pid, "status": "pending"}), 201
+
+
+@bp.post("/tables/<table_id>/proposals/<int:proposal_id>/<action>")
+def resolve_proposal(table_id: str, proposal_id: int, action: str) -> tuple[Response, int]:
+    table = table_for(table_id)
+    require(table, "keeper")
+    store = get_store()
+    proposal = store.proposal(table, proposal_id)
+    if proposal["status"] != "pending":
+        raise BadRequestError(f"proposal {proposal_id} is already {proposal['status']}")
+    if action == "reject":
+        store.resolve_proposal(table, proposal_id, "rejected")
+        return jsonify({"id": proposal_id, "status": "rejected"}), 200
+    if action != "accept" or proposal["kind"] != "event":
+        raise BadRequestError(
+            "a play proposal can be accepted or rejected; a hand proposal is used by End hand"
+        )
+    base_seq = int_field(body(), "base_seq")
+    try:
+        seq, new_state = store.append(table, base_seq, proposal["payload"], proposal["player"])
+    except StaleWriteError as exc:
+        return stale_response(exc)
+    store.resolve_proposal(table, proposal_id, "accepted", seq)
+    return jsonify({"seq": seq, "state": new_state}), 201
+
+
+@bp.post("/tables/<table_id>/confirm")
+def confirm(table_id: str) -> Response:
+    table = table_for(table_id)
+    role = require(table, "player")
+    assert role.player is not None
+    hand_no = int_field(body(), "hand_no")
+    finished = {h.get("hand_no") for h in table.state_json().get("hands", [])}
+    if hand_no not in finished:
+        raise BadRequestError(f"hand {hand_no} has not been tallied yet: confirm after End hand")
+    get_store().confirm_hand(table, role.player, hand_no)
+    return jsonify({"hand_no": hand_no, "player": role.player, "confirmed": True})
+
+
+@bp.post("/tables/<table_id>/board-status")
+def post_board_status(table_id: str) -> Response:
+    table = table_for(table_id)
+    require(table, "keeper", "display")
+    data = body()
+    status, detail = data.get("status"), data.get("detail", "")
+    if not isinstance(status, str) or not status or len(status) > 40:
+        raise BadRequestError(f'"status" must be a short word such as {", ".join(BOARD_STATUSES)}')
+    if not isinstance(detail, str):
+        raise BadRequestError('"detail" must be text')
+    get_store().set_board_status(table, status, detail[:300])
+    return jsonify(table.board_status)
+
+
+@bp.get("/tables/<table_id>/board-status")
+def get_board_status(table_id: str) -> Response:
+    table = table_for(table_id)
+    role_for(table)
+    return jsonify(table.board_status)
+
+
+# -- live stream -----------------------------------------------------------------------------
+
+@bp.get("/tables/<table_id>/stream")
+def stream(table_id: str) -> Response:
+    """Server-Sent Events: ``state`` messages (id = seq) and ``table`` messages (seats,
+    proposals, confirmations, board status). Resumes after ``Last-Event-ID``."""
+    table = table_for(table_id)
+    role_for(table)
+    last_header = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
+    try:
+        last = int(last_header) if last_header not in (None, "") else None
+    except ValueError as exc:
+        raise BadRequestError("Last-Event-ID must be a sequence number") from exc
+    store = get_store()
+    limit = int(current_app.config.get("MAX_STREAMS") or
+                max(1, int(current_app.config["THREADS"]) - STREAM_RESERVE))
+    if store.listeners >= limit:  # keep worker threads free for the keeper's writes
+        return Response(json.dumps({"error": f"too many live pages are open ({limit}): close "
+                                             "some, this page retries by itself"}),
+                        status=503, mimetype="application/json", headers={"Retry-After": "5"})
+    heartbeat = float(current_app.config["HEARTBEAT_SECONDS"])
+    coalesce = float(current_app.config["STREAM_COALESCE_SECONDS"])
+    coalesce_max = float(current_app.config["STREAM_COALESCE_MAX_SECONDS"])
+
+    def generate() -> Iterator[bytes]:
+        store.add_listener(table, 1)
+        try:
+            yield from stream_messages()
+        finally:
+            store.add_listener(table, -1)
+
+    def stream_messages() -> Iterator[bytes]:
+        yield b"retry: 2000\n\n"
+        if last is None or last > table.seq:
+            sent, message = store.snapshot_message(table)
+            yield message
+        else:
+            sent = last
+            batch = store.messages_after(table, sent)
+            if batch:
+                sent = batch[-1][0]
+                yield b"".join(m for _, m in batch)
+        meta_seen, message = store.meta_message(table)
+        yield message
+        while not store.closed.is_set():
+            payload = b""
+            with table.cond:  # one short hold per wake-up: wait, then take what is new
+                if table.seq == sent and table.meta_version == meta_seen:
+                    table.cond.wait(heartbeat)
+                current, meta_changed = table.seq, table.meta_version != meta_seen
+                if current > sent and sent + 1 in table.messages:
+                    payload = b"".join([table.messages[s] for s in range(sent + 1, current + 1)])
+                    sent = current
+            if current > sent:  # older than the message cache: fold the log again
+                batch = store.messages_after(table, sent)
+                if batch:
+                    sent = batch[-1][0]
+                    payload = b"".join(m for _, m in batch)
+            if payload:
+                yield payload
+            elif not meta_changed:
+                yield b": heartbeat\n\n"
+                continue
+            if meta_changed:
+                meta_seen, message = store.meta_message(table)
+                yield message
+            # Under a burst of writes, let events gather so that one wake-up carries several,
+            # instead of every open page waking for every event and starving the writers:
+            # the pause grows with the number of open pages on the server (a few ms at a
+            # normal table).
+            time.sleep(min(coalesce_max, coalesce * store.listeners))
+
+    return Response(generate(), mimetype="text/event-stream", headers={
+        "Cache-Control": "no-cache", "X-Accel-Buffering": "no", "Connection": "keep-alive",
+    })
+
+
+# -- rules check -----------------------------------------------------------------------------
+
+@bp.post("/rules/check")
+def rules_check() -> Response:
+    """The meld verdict for some cards: ``{"cards": "7cl 7sp 7he", "options": {...}}``."""
+    from scorekeeper import melds
+
+    data = body()
+    options_json = data.get("options") or {}
+    if not isinstance(options_json, dict):
+        raise BadRequestError('"options" must be an object like {"ruleset": "toss-rummy"}')
+    options = TossOptions.from_json({k: v for k, v in options_json.items() if v not in (None, "")})
+    cards = parse_cards(card_codes(data.get("cards", []), '"cards"'))
+    if not cards:
+        raise BadRequestError("pick or type at least one card")
+    check_cards(cards, options.decks)
+    verdict = melds.judge_meld(cards, options)
+    result = verdict.to_json()
+    top = data.get("top")
+    if top:
+        result["top_check"] = melds.judge_top(cards, parse_cards([top])[0], options).to_json()
+    return jsonify(result)
+

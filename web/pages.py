@@ -1,0 +1,92 @@
+"""The pages: start, join, keeper (tablet), player (phone), display, history, rules check.
+
+Each page is a Jinja template and a small script; the script reads the page's boot data, then
+follows the table's live stream and calls the JSON API.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
+from markupsafe import Markup
+
+from scorekeeper.cards import deck_codes
+from scorekeeper.pegboard import PEG_COLOURS
+from scorekeeper.rulesets import ACE_RULES, RULESETS, TossOptions
+from web.auth import get_store, request_token, role_for, set_token_cookie
+from web.store import ForbiddenError, Role, Table, TokenError
+
+bp = Blueprint("pages", __name__)
+
+
+def boot(table: Table, role: Role, **extra: Any) -> Markup:
+    """The page's starting data as JSON for a ``<script type="application/json">``."""
+    store = get_store()
+    with table.cond:
+        data = {"table_id": table.id, "seq": table.seq, "state": table.state_json(),
+                "role": {"kind": role.kind, "player": role.player},
+                "setup": table.setup.to_json(), "table": store.meta(table), **extra}
+    text = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
+    return Markup(text)
+
+
+def table_page(table_id: str, template: str, *kinds: str, **extra: Any) -> Response | str:
+    table = get_store().table(table_id)
+    token = request.args.get("token")
+    if token:  # a link with ?token= sets the cookie, then shows the clean address
+        get_store().role(table, token)  # refuses a wrong token before setting it
+        response = make_response(redirect(request.path))
+        set_token_cookie(response, table.id, token)
+        return response
+    if request_token(table_id) is None:
+        raise TokenError("open this table from its join link or QR code first")
+    role = role_for(table)
+    if kinds and role.kind not in kinds:
+        raise ForbiddenError(f"this page is for the {' or '.join(kinds)}; your link is the "
+                             f"{role.kind}'s")
+    join_url = (url_for("pages.join", table_id=table.id, t=table.join_token, _external=True)
+                if role.kind == "keeper" else None)
+    return render_template(template, table=table, role=role, boot=boot(table, role, **extra),
+                           deck=deck_codes(), join_url=join_url)
+
+
+@bp.get("/")
+def start() -> str:
+    return render_template("start.html", colours=PEG_COLOURS, rulesets=RULESETS,
+                           ace_rules=ACE_RULES, defaults=TossOptions())
+
+
+@bp.get("/rules")
+def rules() -> str:
+    return render_template("rules.html", deck=deck_codes(), rulesets=RULESETS, ace_rules=ACE_RULES)
+
+
+@bp.get("/t/<table_id>/join")
+def join(table_id: str) -> str:
+    table = get_store().table(table_id)
+    join_token = request.args.get("t")
+    get_store().check_join_token(table, join_token)
+    return render_template("join.html", table=table, join_token=join_token,
+                           claimed=table.claimed)
+
+
+@bp.get("/t/<table_id>/keeper")
+def keeper(table_id: str) -> Response | str:
+    return table_page(table_id, "keeper.html", "keeper")
+
+
+@bp.get("/t/<table_id>/play")
+def player(table_id: str) -> Response | str:
+    return table_page(table_id, "player.html", "player", "keeper")
+
+
+@bp.get("/t/<table_id>/display")
+def display(table_id: str) -> Response | str:
+    return table_page(table_id, "display.html")
+
+
+@bp.get("/t/<table_id>/history")
+def history(table_id: str) -> Response | str:
+    return table_page(table_id, "history.html")

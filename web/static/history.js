@@ -1,0 +1,34 @@
+/* History page: per-hand deltas, a score-over-time chart (SVG) and the full event log. */
+"use strict";
+(() => {
+  const t = new SK.Table(SK.boot, () => load());
+  let timer = null;
+  function chart(points, boards) {
+    if (points.length < 2) return `<p class="muted">The chart starts with the first action.</p>`;
+    const W = 900, H = 300, L = 50, B = 24, all = points.flatMap((p) => Object.values(p.scores));
+    const lo = Math.min(0, ...all), hi = Math.max(10, ...all), n = points.length - 1;
+    const x = (i) => L + (W - L - 10) * i / n, y = (v) => 24 + (H - B - 24) * (hi - v) / (hi - lo);
+    let s = `<svg viewBox="0 0 ${W} ${H}" style="width:100%;height:auto;background:#0d1218;border-radius:12px">`;
+    [lo, 0, hi].forEach((v) => { s += `<line x1="${L}" x2="${W - 10}" y1="${y(v)}" y2="${y(v)}" stroke="#2f3b4a"/><text x="${L - 6}" y="${y(v) + 4}" fill="#9aa8b8" font-size="12" text-anchor="end">${v}</text>`; });
+    boards.forEach((b) => {
+      const d = points.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.scores[b.owner] || 0).toFixed(1)}`).join("");
+      s += `<path d="${d}" fill="none" stroke="${SK.esc(b.colour)}" stroke-width="3"/><text x="${W - 12}" y="${y(b.score) - 6}" fill="${SK.esc(b.colour)}" font-size="13" text-anchor="end">${SK.esc(b.owner)} ${b.score}</text>`;
+    });
+    return s + `<text x="${L}" y="${H - 6}" fill="#9aa8b8" font-size="12">update 0</text><text x="${W - 10}" y="${H - 6}" fill="#9aa8b8" font-size="12" text-anchor="end">update ${n}</text></svg>`;
+  }
+  async function load() {
+    clearTimeout(timer);
+    timer = setTimeout(async () => {
+      const [h, e] = await Promise.all([SK.api("GET", `/api/tables/${t.id}/history`), SK.api("GET", `/api/tables/${t.id}/events`)]);
+      if (!h.ok || !e.ok) return;
+      const owners = h.data.boards.map((b) => b.owner);
+      SK.$("#chart").innerHTML = chart(h.data.points, h.data.boards);
+      SK.$("#hands").innerHTML = h.data.hands.length ? `<table class="grid"><tr><th>Hand</th>${owners.map((o) => `<th class="num">${SK.esc(o)}</th>`).join("")}</tr>` +
+        h.data.hands.map((x) => `<tr><td>${x.hand_no}</td>${owners.map((o) => { const d = (x.deltas || {})[o] || 0; return `<td class="num ${d < 0 ? "neg" : "pos"}">${d > 0 ? "+" : ""}${d}</td>`; }).join("")}</tr>`).join("") +
+        `<tr><th>Total</th>${h.data.boards.map((b) => `<th class="num">${b.score}</th>`).join("")}</tr></table>` : `<p class="muted">No hand finished yet.</p>`;
+      SK.$("#log").innerHTML = `<tr><th>#</th><th>Time</th><th>Who</th><th>What</th></tr>` + e.data.events.slice().reverse().map((x) =>
+        `<tr><td>${x.seq}</td><td>${new Date(x.at * 1000).toLocaleTimeString()}</td><td>${SK.esc(x.by)}</td><td>${SK.describe(x.event)}</td></tr>`).join("");
+    }, 150);
+  }
+  load();
+})();

@@ -1,0 +1,171 @@
+/* Keeper page (tablet): enter every action; the rules core checks it before anything is stored. */
+"use strict";
+(() => {
+  const FIELDS = {
+    "new-hand": ["dealer"], "meld": ["player", "cards", "top"], "lay-off": ["player", "meld", "cards", "top"],
+    "toss": ["player", "meld", "joker", "cards", "top"], "double-cross": ["player", "cards"],
+    "steal": ["player", "meld", "cards"], "next-turn": ["player"], "end-hand": ["went_out", "hands"],
+    "correction": ["target", "points", "reason"], "undo": [],
+  };
+  const TITLES = {"new-hand": "New hand", "meld": "Meld", "lay-off": "Lay off", "toss": "Toss", "double-cross": "DoubleCross",
+    "steal": "Steal (any player, out of turn)", "next-turn": "Next turn (after the discard)", "end-hand": "End hand",
+    "correction": "Correction", "undo": "Undo the last action"};
+  const form = SK.$("#action-form"), $f = (n) => form.elements[n];
+  let action = "meld", selectedMeld = null, tallyShown = false, playerTouched = false;
+  const picker = new SK.Picker(SK.$("#picker"), {onChange: (cards) => fillTop(cards)});
+  const hands = {};
+
+  const t = new SK.Table(SK.boot, render);
+
+  function players() { return t.state.players.map((p) => p.name); }
+  function fillTop(cards) {
+    const cur = $f("top").value;
+    SK.options($f("top"), [["", "(automatic)"], ...cards.map((c) => [c, SK.cardInfo(c).label])], cur);
+  }
+  function choose(a) {
+    action = a; tallyShown = false;
+    SK.$$("#actions button").forEach((b) => b.classList.toggle("on", b.dataset.action === a));
+    SK.$("#action-title").textContent = TITLES[a];
+    const f = FIELDS[a];
+    SK.$$("[data-f]", form).forEach((el) => el.classList.toggle("show", f.includes(el.dataset.f)));
+    SK.$$("[data-f]", form).forEach((el) => { el.style.display = f.includes(el.dataset.f) ? "" : "none"; });
+    SK.$("#preview").hidden = a !== "end-hand";
+    SK.$("#submit").textContent = a === "end-hand" ? "Commit hand" : a === "undo" ? "Undo" : "Enter";
+    SK.$("#refusal").innerHTML = ""; SK.$("#tally").innerHTML = "";
+    picker.opts.max = a === "steal" ? 1 : 0;
+    playerTouched = false;
+    picker.clear();
+    fillForm();
+    if (a === "end-hand") buildHands();
+  }
+  function fillForm() {
+    const s = t.state, ps = players();
+    const turn = s.turn || ps[0];
+    const keep = (sel, items, dflt) => { const v = sel.value; SK.options(sel, items, items.some(([x]) => x === v) ? v : dflt); };
+    // the acting player follows the turn (the DoubleCross: the tossed player) until the keeper picks another
+    const actor = action === "double-cross" && s.double_cross ? s.double_cross.victim : turn;
+    if (playerTouched) keep($f("player"), ps.map((p) => [p, p]), actor);
+    else SK.options($f("player"), ps.map((p) => [p, p]), actor);
+    if (action === "next-turn") SK.options($f("player"), [["", "(the next player)"], ...ps.map((p) => [p, p])], "");
+    const dealerDefault = s.dealer ? ps[(ps.indexOf(s.dealer) + 1) % ps.length] : ps[0];
+    keep($f("dealer"), ps.map((p) => [p, p]), dealerDefault);
+    keep($f("meld"), (s.melds || []).map((m) => [String(m.id), `#${m.id} ${m.owner}: ${m.cards.join(" ")} (top ${m.top})`]), selectedMeld ? String(selectedMeld) : "");
+    const owners = (s.boards || []).map((b) => b.owner);
+    const targets = [...new Set([...owners, ...ps])];
+    keep($f("target"), targets.map((x) => [x, x]), targets[0]);
+    keep($f("went_out"), [["", "(nobody: hand abandoned)"], ...ps.map((p) => [p, p])], turn);
+  }
+  function buildHands() {
+    const proposed = {};
+    (t.meta.proposals || []).filter((p) => p.kind === "hand").forEach((p) => { proposed[p.player] = p.payload.cards; });
+    SK.$("#hands").innerHTML = players().map((p) => `<label style="display:flex">${SK.esc(p)}'s cards left in hand
+      <input data-hand="${SK.esc(p)}" value="${SK.esc((hands[p] || proposed[p] || []).join(" "))}" placeholder="e.g. 5he Kcl (empty if none)"></label>`).join("");
+  }
+  function readHands() {
+    const out = {};
+    SK.$$("[data-hand]").forEach((i) => { out[i.dataset.hand] = i.value.trim(); hands[i.dataset.hand] = i.value.trim().split(/\s+/).filter(Boolean); });
+    return out;
+  }
+  function event() {
+    const v = (n) => $f(n).value;
+    const top = v("top") || null, cards = picker.cards.slice();
+    switch (action) {
+      case "new-hand": return {type: "new-hand", dealer: v("dealer")};
+      case "meld": return {type: "meld", player: v("player"), cards, top};
+      case "lay-off": return {type: "lay-off", player: v("player"), meld: +v("meld"), cards, top};
+      case "toss": return {type: "toss", player: v("player"), meld: +v("meld"), joker: v("joker"), cards, top};
+      case "double-cross": return {type: "double-cross", player: v("player"), jokers: cards};
+      case "steal": return {type: "steal", player: v("player"), card: cards[0] || "", meld: +v("meld")};
+      case "next-turn": return v("player") ? {type: "next-turn", player: v("player")} : {type: "next-turn"};
+      case "end-hand": return {type: "end-hand", went_out: v("went_out") || null, hands: Object.fromEntries(Object.entries(readHands()).map(([p, s]) => [p, s.split(/[\s,]+/).filter(Boolean)]))};
+      case "correction": return {type: "correction", target: v("target"), points: parseInt(v("points"), 10), reason: v("reason")};
+      default: return {type: "undo"};
+    }
+  }
+  async function preview() {
+    const r = await SK.api("POST", `/api/tables/${t.id}/preview-end-hand`, {went_out: $f("went_out").value || null, hands: readHands()});
+    if (!r.ok) { SK.$("#refusal").innerHTML = `<div class="refusal">Refused: ${SK.esc(r.data.error)}</div>`; return false; }
+    SK.$("#refusal").innerHTML = "";
+    const tally = r.data.tally, team = {};
+    t.state.players.forEach((p) => { team[p.name] = p.team; });
+    const rows = Object.entries(tally.players).map(([p, x]) => `<tr><td>${SK.esc(p)}${team[p] ? ` <span class="muted">(${SK.esc(team[p])})</span>` : ""}</td>
+      <td class="num">${x.melded_points}</td><td class="num">${x.exempt ? `<s>${x.hand_points}</s>` : x.hand_points}</td>
+      <td class="num ${x.net < 0 ? "neg" : "pos"}"><b>${x.net}</b></td><td>${x.exempt ? "team exemption: a team-mate went out, no negatives" : ""}</td></tr>`).join("");
+    const teams = Object.entries(tally.teams || {}).map(([n, v]) => `<span class="chip">${SK.esc(n)}: <b>${v}</b></span>`).join("");
+    SK.$("#tally").innerHTML = `<table class="grid" id="tally-table"><tr><th>Player</th><th class="num">Melded</th><th class="num">In hand</th><th class="num">Net</th><th></th></tr>${rows}</table>${teams ? `<p>Teams: ${teams}</p>` : ""}<p class="muted">Check the tally, then Commit hand.</p>`;
+    tallyShown = true;
+    return true;
+  }
+  async function submit(ev) {
+    ev.preventDefault();
+    if (action === "end-hand" && !tallyShown) { await preview(); return; }
+    if (action === "undo" && !confirm("Undo the last action?")) return;
+    const r = await SK.api("POST", `/api/tables/${t.id}/events`, {base_seq: t.seq, event: event()});
+    if (r.status === 201) {
+      t.adopt(r.data.seq, r.data.state); SK.toast("Stored: " + TITLES[action]);
+      SK.$("#refusal").innerHTML = ""; SK.$("#tally").innerHTML = ""; picker.clear(); tallyShown = false; playerTouched = false;
+      if (action === "new-hand" || action === "end-hand") { Object.keys(hands).forEach((k) => delete hands[k]); choose(action === "new-hand" ? "meld" : "new-hand"); }
+      if (action === "correction") { $f("points").value = ""; $f("reason").value = ""; }
+    } else if (r.status === 409) {
+      t.adopt(r.data.seq, r.data.state);
+      SK.$("#refusal").innerHTML = `<div class="refusal">The table changed meanwhile (now update ${r.data.seq}); check and enter again. Nothing was stored.</div>`;
+    } else {
+      SK.$("#refusal").innerHTML = `<div class="refusal" data-refusal>Refused: ${SK.esc(r.data.error)} <span class="muted">Nothing was stored.</span></div>`;
+    }
+  }
+  async function proposalAction(id, what) {
+    const r = await SK.api("POST", `/api/tables/${t.id}/proposals/${id}/${what}`, {base_seq: t.seq});
+    if (r.ok) { if (r.data.state) t.adopt(r.data.seq, r.data.state); SK.toast(what === "accept" ? "Proposal accepted" : "Proposal rejected"); }
+    else SK.toast(r.data.error, true);
+  }
+
+  function render(what) {
+    const s = t.state;
+    SK.$("#status").innerHTML = SK.statusHTML(s) + `<span class="muted">update ${t.seq}</span>`;
+    SK.renderBoards(SK.$("#boards"), s);
+    SK.$("#winner").innerHTML = s.winner ? `<div class="winner-banner">${SK.esc(s.winner)} wins the game!</div>` : "";
+    SK.$("#melds").innerHTML = (s.melds || []).map((m) => `<div class="meld${m.id === selectedMeld ? " sel" : ""}" data-meld="${m.id}">
+      <span class="who">#${m.id} ${SK.esc(m.owner)}</span>${m.cards.map((c) => SK.cardHTML(c, c === m.top ? "top" : "")).join("")}</div>`).join("") || `<span class="muted">no melds yet</span>`;
+    SK.$("#ticker").innerHTML = SK.tickerHTML(t.recent, 8);
+    const meta = t.meta;
+    SK.$("#proposals").innerHTML = (meta.proposals || []).map((p) => p.kind === "hand"
+      ? `<div class="meld"><span class="who">${SK.esc(p.player)}</span> hand: ${SK.cardsHTML(p.payload.cards)} <span class="muted">(used by End hand)</span></div>`
+      : `<div class="meld"><span class="who">${SK.esc(p.player)}</span> ${SK.describe(p.payload)}
+         <button type="button" class="primary" data-accept="${p.id}">Accept</button><button type="button" data-reject="${p.id}">Reject</button></div>`).join("") || "none";
+    SK.$("#auto-accept").checked = !!meta.auto_accept;
+    const hands_ = s.hands || [];
+    SK.$("#confirmations").innerHTML = hands_.length ? hands_.slice(-3).reverse().map((h) => {
+      const ok = (meta.confirmations || {})[String(h.hand_no)] || [];
+      return `<div>Hand ${h.hand_no}: ${players().map((p) => `<span class="chip${ok.includes(p) ? " ok" : ""}">${ok.includes(p) ? "\u2714" : "\u2026"} ${SK.esc(p)}</span>`).join("")}</div>`;
+    }).join("") : "no hand tallied yet";
+    SK.$("#seats").innerHTML = (meta.seats || []).map((x) => `<span class="chip${x.claimed ? " ok" : ""}">${SK.esc(x.player)}${x.claimed ? " \u2714" : ""}</span>`).join("");
+    const bs = meta.board_status || {};
+    SK.$("#board-status").textContent = `${bs.status || "none"}: ${bs.detail || ""}`;
+    if (what === "state" || what === undefined) fillForm();
+    if (what === "table" && action === "end-hand") {
+      const focused = document.activeElement && document.activeElement.dataset && document.activeElement.dataset.hand;
+      if (!focused) { readHands(); buildHands(); }
+    }
+  }
+
+  SK.$("#actions").addEventListener("click", (ev) => { const b = ev.target.closest("button[data-action]"); if (b) choose(b.dataset.action); });
+  SK.$("#melds").addEventListener("click", (ev) => {
+    const m = ev.target.closest("[data-meld]"); if (!m) return;
+    selectedMeld = +m.dataset.meld; $f("meld").value = String(selectedMeld); render("melds");
+  });
+  SK.$("#proposals").addEventListener("click", (ev) => {
+    const b = ev.target.closest("button"); if (!b) return;
+    if (b.dataset.accept) proposalAction(b.dataset.accept, "accept");
+    if (b.dataset.reject) proposalAction(b.dataset.reject, "reject");
+  });
+  SK.$("#auto-accept").addEventListener("change", (ev) => SK.api("POST", `/api/tables/${t.id}/settings`, {auto_accept: ev.target.checked}));
+  SK.$("#rotate").addEventListener("click", async () => {
+    const r = await SK.api("POST", `/api/tables/${t.id}/join-token`, {});
+    if (r.ok) { SK.$("#join-link").href = r.data.join_url; SK.$("#qr img").src = `/api/tables/${t.id}/qr.svg?v=${Date.now()}`; SK.toast("New join code: the old QR code no longer works"); }
+  });
+  SK.$("#preview").addEventListener("click", preview);
+  $f("player").addEventListener("change", () => { playerTouched = true; });
+  form.addEventListener("submit", submit);
+  choose(t.state.phase === "playing" ? "meld" : "new-hand");
+  render();
+})();

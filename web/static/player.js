@@ -1,0 +1,67 @@
+/* Player page (phone): my score, all boards, whose turn, the last events; propose and confirm. */
+"use strict";
+(() => {
+  const t = new SK.Table(SK.boot, render);
+  const me = t.role.player;
+  const picker = new SK.Picker(SK.$("#p-picker"), {});
+  const type = SK.$("#p-type");
+
+  function myOwner() { return SK.ownerOf(t.state, me) || me; }
+  function render() {
+    const s = t.state, owner = myOwner();
+    SK.$("#turn-line").innerHTML = s.phase === "playing" && s.turn === me ? `<div class="yourturn">Your turn!</div>` : `<div class="status panel">${SK.statusHTML(s)}</div>`;
+    SK.$("#my-board").dataset.me = me ? (owner !== me ? `${me} (${owner})` : me) : "";
+    SK.$("#winner").innerHTML = s.winner ? `<div class="winner-banner">${SK.esc(s.winner)} wins!</div>` : "";
+    SK.renderBoards(SK.$("#my-board"), s, (b) => b.owner === owner);
+    SK.renderBoards(SK.$("#boards"), s, (b) => b.owner !== owner);
+    SK.$("#ticker").innerHTML = SK.tickerHTML(t.recent, 5);
+    SK.$("#melds").innerHTML = (s.melds || []).map((m) => `<div class="meld"><span class="who">#${m.id} ${SK.esc(m.owner)}</span>${m.cards.map((c) => SK.cardHTML(c, c === m.top ? "top" : "")).join("")}</div>`).join("") || `<span class="muted">no melds yet</span>`;
+    const sel = SK.$("#p-meld"), cur = sel.value;
+    SK.options(sel, (s.melds || []).map((m) => [String(m.id), `#${m.id} ${m.owner} (top ${m.top})`]), cur);
+    const hands = s.hands || [], last = hands[hands.length - 1];
+    const box = SK.$("#confirm-box");
+    if (last && me) {
+      const done = ((t.meta.confirmations || {})[String(last.hand_no)] || []).includes(me);
+      const deltas = Object.entries(last.deltas || {}).map(([o, d]) => `<span class="chip">${SK.esc(o)} <b class="${d < 0 ? "neg" : "pos"}">${d > 0 ? "+" : ""}${d}</b></span>`).join("");
+      box.hidden = false;
+      box.innerHTML = `<h2>Hand ${last.hand_no} tally</h2><p>${deltas}</p>` + (done
+        ? `<p class="okbox" data-confirmed>\u2714 You confirmed hand ${last.hand_no}.</p>`
+        : `<button type="button" class="primary" id="confirm" data-hand="${last.hand_no}">My hand tally is right</button>`);
+    } else box.hidden = true;
+    const mine = (t.meta.proposals || []).filter((p) => p.player === me);
+    SK.$("#my-proposals").innerHTML = mine.length ? `<p class="muted">Waiting for the keeper: ${mine.map((p) => p.kind === "hand" ? "your hand" : SK.describe(p.payload)).join("; ")}</p>` : "";
+    SK.$("#propose-box").hidden = !me;
+  }
+  function showFields() {
+    const v = type.value;
+    SK.$("#p-meld-l").style.display = ["lay-off", "toss", "steal"].includes(v) ? "" : "none";
+    SK.$("#p-joker-l").style.display = v === "toss" ? "" : "none";
+  }
+  type.addEventListener("change", showFields); showFields();
+  SK.$("#p-send").addEventListener("click", async () => {
+    const v = type.value, cards = picker.cards.slice(), meld = +SK.$("#p-meld").value;
+    let body;
+    if (v === "hand") body = {kind: "hand", cards};
+    else {
+      const e = {type: v};
+      if (v === "meld") Object.assign(e, {cards, top: null});
+      if (v === "lay-off") Object.assign(e, {meld, cards, top: null});
+      if (v === "toss") Object.assign(e, {meld, joker: SK.$("#p-joker").value, cards, top: null});
+      if (v === "double-cross") Object.assign(e, {jokers: cards});
+      if (v === "steal") Object.assign(e, {meld, card: cards[0] || ""});
+      body = {kind: "event", event: e};
+    }
+    const r = await SK.api("POST", `/api/tables/${t.id}/proposals`, body);
+    if (r.ok) {
+      picker.clear();
+      if (r.data.state) t.adopt(r.data.seq, r.data.state);
+      SK.$("#p-result").innerHTML = `<div class="okbox">${r.data.status === "accepted" ? "Accepted and scored." : "Sent: the keeper will accept it."}</div>`;
+    } else SK.$("#p-result").innerHTML = `<div class="refusal">Refused: ${SK.esc(r.data.error)}</div>`;
+  });
+  document.addEventListener("click", async (ev) => {
+    const b = ev.target.closest("#confirm"); if (!b) return;
+    const r = await SK.api("POST", `/api/tables/${t.id}/confirm`, {hand_no: +b.dataset.hand});
+    if (!r.ok) SK.toast(r.data.error, true);
+  });
+  render();
+})();

@@ -1,0 +1,193 @@
+/* Toss Scorekeeper: shared page code (API calls, live stream, peg boards, card picker). */
+"use strict";
+const SK = {};
+
+SK.SUITS = [["cl", "\u2663", "black"], ["sp", "\u2660", "black"], ["he", "\u2665", "red"], ["di", "\u2666", "red"],
+            ["cr", "\u271A", "gold"], ["or", "\u25C9", "gold"], ["ca", "\u265C", "blue"], ["sh", "\u2B1F", "blue"]];
+SK.SUIT = Object.fromEntries(SK.SUITS.map(([c, s, col]) => [c, {sym: s, colour: col}]));
+SK.RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"];
+SK.JOKERS = [["boss", "Boss"], ["jk-black", "Black J"], ["jk-red", "Red J"], ["jk-gold", "Gold J"], ["jk-blue", "Blue J"], ["null", "Null"]];
+
+SK.esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
+SK.$ = (sel, root) => (root || document).querySelector(sel);
+SK.$$ = (sel, root) => Array.from((root || document).querySelectorAll(sel));
+SK.boot = (() => { const el = document.getElementById("boot"); return el ? JSON.parse(el.textContent) : null; })();
+
+SK.toast = (msg, bad) => {
+  const t = SK.$("#toast"); if (!t) return;
+  t.textContent = msg; t.className = bad ? "bad" : ""; t.hidden = false;
+  clearTimeout(SK._toastTimer); SK._toastTimer = setTimeout(() => { t.hidden = true; }, bad ? 6000 : 2500);
+};
+
+SK.api = async (method, url, body) => {
+  const opts = {method, headers: {"Accept": "application/json"}, credentials: "same-origin"};
+  if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
+  let res;
+  try { res = await fetch(url, opts); } catch (e) { return {ok: false, status: 0, data: {error: "no connection to the scorekeeper: check the Wi-Fi"}}; }
+  let data = {};
+  try { data = await res.json(); } catch (e) { data = {error: res.statusText}; }
+  return {ok: res.ok, status: res.status, data};
+};
+
+/* card codes -> HTML chips */
+SK.cardInfo = (code) => {
+  if (code === "boss") return {label: "Boss", cls: "joker"};
+  if (code === "null") return {label: "Null", cls: "null"};
+  if (code.startsWith("jk")) { const c = code.split("-")[1] || ""; return {label: "\u2605" + (c ? c[0].toUpperCase() + c.slice(1) : "Joker"), cls: "joker " + c}; }
+  const suit = code.slice(-2), rank = code.slice(0, -2), s = SK.SUIT[suit];
+  return s ? {label: rank + s.sym, cls: s.colour} : {label: code, cls: ""};
+};
+SK.cardHTML = (code, extra) => { const i = SK.cardInfo(code); return `<span class="card ${i.cls} ${extra || ""}" title="${SK.esc(code)}">${SK.esc(i.label)}</span>`; };
+SK.cardsHTML = (codes) => (codes || []).map((c) => SK.cardHTML(c)).join("");
+
+/* peg board: three rows of ten holes (hundreds, tens, ones), minus and thousand lights */
+SK.boardSVG = (b) => {
+  const rows = [["100s", b.hundreds], ["10s", b.tens], ["1s", b.ones]];
+  let s = `<svg viewBox="0 0 360 132" role="img" aria-label="${SK.esc(b.owner)} ${b.score} points">`;
+  for (let i = 0; i < 10; i++) s += `<text class="digit" x="${58 + i * 30}" y="13" text-anchor="middle">${i}</text>`;
+  rows.forEach(([label, lit], r) => {
+    const y = 34 + r * 38;
+    s += `<text class="rowlabel" x="4" y="${y + 5}">${label}</text>`;
+    for (let i = 0; i < 10; i++) {
+      const x = 58 + i * 30;
+      if (i === lit) s += `<circle class="peg" cx="${x}" cy="${y}" r="12" fill="${SK.esc(b.colour)}" style="filter: drop-shadow(0 0 5px ${SK.esc(b.colour)})"/>`;
+      else s += `<circle class="hole" cx="${x}" cy="${y}" r="7"/>`;
+    }
+  });
+  return s + "</svg>";
+};
+SK.boardHTML = (b, state) => {
+  const turnOwner = SK.ownerOf(state, state.turn);
+  const members = (b.members && b.members.length > 1) ? `<div class="members">${SK.esc(b.members.join(" & "))}</div>` : "";
+  return `<div class="board${turnOwner === b.owner && state.phase === "playing" ? " turn" : ""}" data-owner="${SK.esc(b.owner)}" style="border-top: 6px solid ${SK.esc(b.colour)}">
+    <header><span class="swatch" style="background:${SK.esc(b.colour)}"></span><div class="who"><div class="owner">${SK.esc(b.owner)}</div>${members}</div>
+    <div class="lamps"><span class="lamp minus${b.negative ? " lit" : ""}" title="minus light">\u2212</span><span class="lamp thousand${b.thousands > 0 ? " lit" : ""}" title="thousand light">1000${b.thousands > 1 ? " \u00d7" + b.thousands : ""}</span></div>
+    <div class="score" data-score>${b.score}</div></header>
+    ${SK.boardSVG(b)}</div>`;
+};
+SK.ownerOf = (state, player) => {
+  const p = (state.players || []).find((x) => x.name === player);
+  return p ? (p.team || p.name) : null;
+};
+SK.renderBoards = (el, state, only) => {
+  const boards = (state.boards || []).filter((b) => !only || only(b));
+  el.innerHTML = boards.map((b) => SK.boardHTML(b, state)).join("");
+};
+SK.statusHTML = (state) => {
+  const parts = [];
+  if (state.phase === "game-over" && state.winner) parts.push(`<b>${SK.esc(state.winner)} wins!</b>`);
+  else if (state.phase === "playing") parts.push(`Turn: <b data-turn>${SK.esc(state.turn || "-")}</b>`);
+  else if (state.phase === "hand-over") parts.push(`<b>Hand ${state.hand_no} is over</b>`);
+  else parts.push(`<b>Waiting for the deal</b>`);
+  if (state.dealer) parts.push(`Dealer: ${SK.esc(state.dealer)}`);
+  parts.push(`Hand ${state.hand_no || 0}`);
+  parts.push(`Goal ${state.goal}`);
+  return parts.map((p) => `<span>${p}</span>`).join("");
+};
+
+/* what an event did, in words */
+SK.describe = (e) => {
+  if (!e) return "";
+  const who = e.player ? SK.esc(e.player) : "";
+  const cards = (xs) => SK.cardsHTML(xs);
+  switch (e.type) {
+    case "new-hand": return `New hand dealt by ${SK.esc(e.dealer)}`;
+    case "meld": return `${who} melded ${cards(e.cards)}`;
+    case "lay-off": return `${who} laid off ${cards(e.cards)} on meld #${e.meld}`;
+    case "toss": return `${who} TOSSED meld #${e.meld} with ${SK.cardHTML(e.joker)} and melded ${cards(e.cards)}`;
+    case "double-cross": return `${who} DOUBLE-CROSSED with ${cards(e.jokers)}`;
+    case "steal": return `${who} stole ${SK.cardHTML(e.card)} onto meld #${e.meld}`;
+    case "next-turn": return e.player ? `Turn set to ${who}` : "Next turn";
+    case "end-hand": return e.went_out ? `Hand over: ${SK.esc(e.went_out)} went out` : "Hand abandoned";
+    case "correction": return `Correction ${SK.esc(e.target)} ${e.points > 0 ? "+" : ""}${e.points}: ${SK.esc(e.reason)}`;
+    case "undo": return "Undo of the last action";
+    default: return SK.esc(e.type);
+  }
+};
+SK.tickerHTML = (items, n) => items.slice(-n).reverse().map((it) =>
+  `<li><span class="seq">#${it.seq}</span>${SK.describe(it.event)}${it.by && it.by !== "keeper" ? ` <span class="muted">(proposed by ${SK.esc(it.by)})</span>` : ""}</li>`).join("");
+
+/* the live stream: state messages (id = seq) and table messages; EventSource resumes with Last-Event-ID */
+SK.live = (tableId, handlers) => {
+  const dot = SK.$("#live");
+  const src = new EventSource(`/api/tables/${encodeURIComponent(tableId)}/stream`);
+  src.addEventListener("open", () => { if (dot) dot.classList.add("on"); });
+  src.addEventListener("error", () => { if (dot) dot.classList.remove("on"); });
+  src.addEventListener("state", (m) => handlers.state && handlers.state(JSON.parse(m.data)));
+  src.addEventListener("table", (m) => handlers.table && handlers.table(JSON.parse(m.data)));
+  return src;
+};
+
+/* a table page's running model: seq, state, meta and the recent events */
+SK.Table = class {
+  constructor(boot, onChange) {
+    this.id = boot.table_id; this.seq = boot.seq; this.state = boot.state; this.meta = boot.table;
+    this.role = boot.role; this.setup = boot.setup; this.recent = []; this.onChange = onChange;
+    this.loadRecent();
+    SK.live(this.id, {state: (m) => this.onState(m), table: (m) => { this.meta = m.table; this.onChange("table"); }});
+  }
+  async loadRecent() {
+    const r = await SK.api("GET", `/api/tables/${this.id}/events?since=${Math.max(0, this.seq - 12)}`);
+    if (r.ok) { this.recent = r.data.events; this.onChange("recent"); }
+  }
+  onState(m) {
+    if (m.seq < this.seq && m.event) return;
+    this.seq = m.seq; this.state = m.state;
+    if (m.event && !this.recent.some((x) => x.seq === m.seq)) this.recent.push({seq: m.seq, event: m.event, by: m.event.by});
+    this.recent = this.recent.filter((x) => x.seq <= m.seq).slice(-40);
+    this.onChange("state");
+  }
+  adopt(seq, state) { if (seq >= this.seq) { this.seq = seq; this.state = state; this.onChange("state"); } }
+};
+
+/* card picker: tap a rank then suits (or a suit then ranks); the first tap stays chosen */
+SK.Picker = class {
+  constructor(el, opts) {
+    this.el = el; this.opts = opts || {}; this.cards = []; this.rank = null; this.suit = null; this.sticky = null;
+    const ranks = SK.RANKS.map((r) => `<button type="button" data-rank="${r}">${r}</button>`).join("");
+    const suits = SK.SUITS.map(([c, s, col]) => `<button type="button" class="s-${col}" data-suit="${c}" title="${c}">${s}<small style="font-size:.6em">${c}</small></button>`).join("");
+    const jokers = SK.JOKERS.map(([c, l]) => `<button type="button" data-card="${c}">${l}</button>`).join("");
+    el.classList.add("picker");
+    el.innerHTML = `<div class="chosen" data-chosen><span class="muted">${SK.esc(this.opts.placeholder || "Tap a rank, then suits (or a suit, then ranks)")}</span></div>
+      ${this.opts.jokersOnly ? "" : `<div class="keys">${ranks}</div><div class="suits">${suits}</div>`}
+      <div class="jokers">${jokers}</div>
+      <input class="typed" data-typed placeholder="or type codes: 7cl 7sp 7he boss" autocomplete="off" autocapitalize="none">`;
+    el.addEventListener("click", (ev) => this.click(ev));
+    SK.$("[data-typed]", el).addEventListener("change", (ev) => {
+      ev.target.value.split(/[\s,]+/).filter(Boolean).forEach((c) => this.add(c)); ev.target.value = "";
+    });
+  }
+  click(ev) {
+    const b = ev.target.closest("button"); if (!b || !this.el.contains(b)) return;
+    if (b.dataset.remove !== undefined) { this.cards.splice(+b.dataset.remove, 1); return this.render(); }
+    if (b.dataset.card) return this.add(b.dataset.card);
+    if (b.dataset.rank) {
+      if (this.suit && this.sticky === "suit") return this.add(b.dataset.rank + this.suit);
+      this.rank = b.dataset.rank; this.suit = null; this.sticky = "rank";
+    } else if (b.dataset.suit) {
+      if (this.rank && this.sticky === "rank") return this.add(this.rank + b.dataset.suit);
+      this.suit = b.dataset.suit; this.rank = null; this.sticky = "suit";
+    }
+    this.render();
+  }
+  add(code) {
+    const c = code.trim(); if (!c) return;
+    if (this.opts.max && this.cards.length >= this.opts.max) this.cards.shift();
+    this.cards.push(c); this.render();
+  }
+  set(codes) { this.cards = (codes || []).slice(); this.render(); }
+  clear() { this.cards = []; this.rank = this.suit = this.sticky = null; this.render(); }
+  render() {
+    SK.$$("[data-rank]", this.el).forEach((b) => b.classList.toggle("on", b.dataset.rank === this.rank));
+    SK.$$("[data-suit]", this.el).forEach((b) => b.classList.toggle("on", b.dataset.suit === this.suit));
+    const chosen = SK.$("[data-chosen]", this.el);
+    chosen.innerHTML = this.cards.length
+      ? this.cards.map((c, i) => { const inf = SK.cardInfo(c); return `<button type="button" class="card ${inf.cls}" data-remove="${i}" title="tap to remove">${SK.esc(inf.label)}</button>`; }).join("")
+      : `<span class="muted">${SK.esc(this.opts.placeholder || "Tap a rank, then suits (or a suit, then ranks)")}</span>`;
+    if (this.opts.onChange) this.opts.onChange(this.cards);
+  }
+};
+
+SK.options = (sel, items, current) => {
+  sel.innerHTML = items.map(([v, l]) => `<option value="${SK.esc(v)}"${v === current ? " selected" : ""}>${SK.esc(l)}</option>`).join("");
+};

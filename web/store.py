@@ -1,0 +1,579 @@
+"""Tables and their event logs: the SQLite file is the truth, the folded state is a cache.
+
+Every table keeps its log of events (append-only, numbered 1, 2, 3...), its tokens, the
+proposals players make and the hand confirmations. The rules core (``scorekeeper.engine``)
+folds the log into the game state; the store keeps that fold in memory per table, refolds it
+from the log the first time a table is used after a start, and wakes the live streams when a
+write lands.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from scorekeeper import engine
+from scorekeeper.cards import CardError
+from web import db
+
+#: How many recent live-stream messages each table keeps ready to resend.
+MESSAGE_CACHE = 2000
+ROLES = ("keeper", "player", "display")
+
+
+class StoreError(ValueError):
+    """A request the store refuses; ``status`` is the HTTP status it maps to."""
+
+    status = 400
+
+
+class TableNotFoundError(StoreError):
+    status = 404
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(
+            f"no table {table_id!r}: check the link or create a table on the start page"
+        )
+
+
+class ProposalNotFoundError(StoreError):
+    status = 404
+
+
+class TokenError(StoreError):
+    """A missing, wrong or expired token."""
+
+    status = 403
+
+
+class ForbiddenError(StoreError):
+    """The token is right but its role may not do this."""
+
+    status = 403
+
+
+class RefusedError(StoreError):
+    """The rules core refused the event: nothing is stored. ``status`` 422 for a rule,
+    400 for a malformed event."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class StaleWriteError(Exception):
+    """The write was based on an older sequence number than the table's."""
+
+    def __init__(self, seq: int, state: dict[str, Any], base_seq: int) -> None:
+        super().__init__(
+            f"this action was based on update {base_seq} but the table is at update {seq}: "
+            "look at the new state and try again"
+        )
+        self.seq = seq
+        self.state = state
+
+
+@dataclass(frozen=True)
+class Role:
+    """Who a token belongs to: the keeper, a seated player, or a display."""
+
+    kind: str
+    player: str | None = None
+
+    @property
+    def name(self) -> str:
+        return self.player if self.kind == "player" and self.player else self.kind
+
+
+@dataclass
+class Table:
+    """One table in memory: its setup, tokens and the folded state of its log."""
+
+    id: str
+    setup: engine.TableSetup
+    keeper_token: str
+    display_token: str
+    join_token: str
+    join_expires_at: float
+    auto_accept: bool
+    seats: dict[str, str]
+    claimed: set[str]
+    state: engine.GameState
+    seq: int = 0
+    cond: threading.Condition = field(default_factory=threading.Condition)
+    write_lock: threading.RLock = field(default_factory=threading.RLock)
+    messages: OrderedDict[int, bytes] = field(default_factory=OrderedDict)
+    meta_version: int = 0
+    meta_cache: tuple[int, int, bytes] | None = None
+    listeners: int = 0
+    board_status: dict[str, Any] = field(
+        default_factory=lambda: {"status": "none", "detail": "no LED board reported", "at": None}
+    )
+
+    def state_json(self) -> dict[str, Any]:
+        return self.state.to_json()
+
+
+def refusal(exc: Exception) -> RefusedError:
+    """Map an exception of the rules core to a refusal with the right status."""
+    if isinstance(exc, engine.RuleViolation):
+        return RefusedError(getattr(exc, "reason", None) or str(exc), 422)
+    if type(exc).__name__ == "IllegalPlay":
+        return RefusedError(str(exc), 422)
+    if isinstance(exc, (engine.EventError, CardError)):
+        return RefusedError(str(exc), 400)
+    if isinstance(exc, engine.EngineError):
+        return RefusedError(str(exc), 422)
+    return RefusedError(str(exc), 400)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def sse_message(kind: str, seq: int, payload: Mapping[str, Any]) -> bytes:
+    """One Server-Sent Events message, ``id`` = the table's sequence number."""
+    data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    return f"id: {seq}\nevent: {kind}\ndata: {data}\n\n".encode()
+
+
+class Store:
+    """The tables of one database file, shared by every request thread."""
+
+    def __init__(self, path: str | Path, synchronous: str = "FULL", join_ttl: float = 12 * 3600):
+        self.path = str(path)
+        self.join_ttl = join_ttl
+        self._conn = db.connect(self.path, synchronous)
+        self._db_lock = threading.RLock()
+        self._tables: dict[str, Table] = {}
+        self._tables_lock = threading.Lock()
+        self.closed = threading.Event()
+        self.listeners = 0
+        with self._db_lock:
+            db.migrate(self._conn)
+
+    # -- database helpers -------------------------------------------------------------
+
+    def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        with self._db_lock:
+            return self._conn.execute(sql, args).fetchall()
+
+    def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
+        with self._db_lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                for sql, args in statements:
+                    self._conn.execute(sql, args)
+                self._conn.execute("COMMIT")
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+
+    def add_listener(self, table: Table, delta: int) -> None:
+        """Count the open live streams, per table and in all."""
+        with self._tables_lock:
+            table.listeners += delta
+            self.listeners += delta
+
+    def stop_streams(self) -> None:
+        """End every live stream (the server is stopping)."""
+        self.closed.set()
+        for table in list(self._tables.values()):
+            with table.cond:
+                table.cond.notify_all()
+
+    def close(self) -> None:
+        self.stop_streams()
+        with self._db_lock:
+            self._conn.close()
+
+    # -- tables ------------------------------------------------------------------------
+
+    def create_table(self, setup: engine.TableSetup, *, auto_accept: bool = False) -> Table:
+        """Store a new table with fresh tokens; returns it."""
+        engine.initial_state(setup)  # the rules core validates the setup
+        table_id = secrets.token_hex(4)
+        now = time.time()
+        seats = {player: new_token() for player in setup.players}
+        keeper, display, join = new_token(), new_token(), new_token()
+        statements: list[tuple[str, tuple[Any, ...]]] = [(
+            "INSERT INTO tables (id, created_at, setup_json, keeper_token, display_token,"
+            " join_token, join_expires_at, auto_accept) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (table_id, now, json.dumps(setup.to_json()), keeper, display, join,
+             now + self.join_ttl, int(auto_accept)),
+        )]
+        for position, (player, token) in enumerate(seats.items()):
+            statements.append((
+                "INSERT INTO seats (table_id, position, player, token) VALUES (?, ?, ?, ?)",
+                (table_id, position, player, token),
+            ))
+        self._write(statements)
+        return self.table(table_id)
+
+    def table(self, table_id: str) -> Table:
+        """The table, folded from its log the first time it is asked for."""
+        table = self._tables.get(table_id)
+        if table is not None:
+            return table
+        with self._tables_lock:
+            table = self._tables.get(table_id)
+            if table is None:
+                table = self._load(table_id)
+                self._tables[table_id] = table
+            return table
+
+    def table_ids(self) -> list[str]:
+        return [row["id"] for row in self._query("SELECT id FROM tables ORDER BY created_at DESC")]
+
+    def _load(self, table_id: str) -> Table:
+        rows = self._query("SELECT * FROM tables WHERE id = ?", (table_id,))
+        if not rows:
+            raise TableNotFoundError(table_id)
+        row = rows[0]
+        setup = engine.TableSetup.from_json(json.loads(row["setup_json"]))
+        seats = self._query(
+            "SELECT player, token, claimed_at FROM seats WHERE table_id = ? ORDER BY position",
+            (table_id,),
+        )
+        table = Table(
+            id=table_id, setup=setup, keeper_token=row["keeper_token"],
+            display_token=row["display_token"], join_token=row["join_token"],
+            join_expires_at=row["join_expires_at"], auto_accept=bool(row["auto_accept"]),
+            seats={s["player"]: s["token"] for s in seats},
+            claimed={s["player"] for s in seats if s["claimed_at"] is not None},
+            state=engine.initial_state(setup),
+        )
+        self._refold(table)
+        return table
+
+    def _refold(self, table: Table) -> None:
+        """Fold the whole log again (on load, or when another process wrote)."""
+        state = engine.initial_state(table.setup)
+        seq = 0
+        table.messages.clear()
+        table.messages[0] = sse_message(
+            "state", 0, {"seq": 0, "state": state.to_json(), "event": None}
+        )
+        for seq, event in self._logged_events(table.id):
+            state = engine.apply(state, event)
+            self._remember(table, seq, state, event)
+        table.state, table.seq = state, seq
+
+    def _logged_events(self, table_id: str, since: int = 0) -> Iterator[tuple[int, dict[str, Any]]]:
+        rows = self._query(
+            "SELECT seq, event_json FROM events WHERE table_id = ? AND seq > ? ORDER BY seq",
+            (table_id, since),
+        )
+        for row in rows:
+            yield row["seq"], json.loads(row["event_json"])
+
+    def _remember(self, table: Table, seq: int, state: engine.GameState | dict[str, Any],
+                  event: Any) -> None:
+        state_json = state if isinstance(state, dict) else state.to_json()
+        table.messages[seq] = sse_message(
+            "state", seq, {"seq": seq, "state": state_json, "event": event}
+        )
+        while len(table.messages) > MESSAGE_CACHE:
+            table.messages.popitem(last=False)
+
+    # -- tokens and roles -------------------------------------------------------------
+
+    def role(self, table: Table, token: str | None) -> Role:
+        """The role of a token at this table, or :class:`TokenError`."""
+        if not token:
+            raise TokenError(
+                "this table needs a token: open the join link (scan the QR code) or send "
+                "Authorization: Bearer TOKEN"
+            )
+        if secrets.compare_digest(token, table.keeper_token):
+            return Role("keeper")
+        if secrets.compare_digest(token, table.display_token):
+            return Role("display")
+        for player, seat_token in table.seats.items():
+            if secrets.compare_digest(token, seat_token):
+                return Role("player", player)
+        raise TokenError("this token does not belong to this table: scan the table's QR code again")
+
+    def check_join_token(self, table: Table, join_token: str | None) -> None:
+        if not join_token or not secrets.compare_digest(join_token, table.join_token):
+            raise TokenError(
+                "this join link is wrong or has been replaced: "
+                "ask the keeper to show the QR code again"
+            )
+        if time.time() > table.join_expires_at:
+            raise TokenError(
+                "this join link has expired: ask the keeper to make a new one (Rotate join code)"
+            )
+
+    def claim_seat(self, table: Table, join_token: str | None, player: str) -> str:
+        """Give the seat's token to whoever holds the join token (a phone that lost its cookie
+        can scan again); returns the seat token."""
+        self.check_join_token(table, join_token)
+        if player not in table.seats:
+            raise StoreError(
+                f"there is no seat {player!r} at this table: pick one of {', '.join(table.seats)}"
+            )
+        with table.cond:
+            if player not in table.claimed:
+                self._write([(
+                    "UPDATE seats SET claimed_at = ? WHERE table_id = ? AND player = ?",
+                    (time.time(), table.id, player),
+                )])
+                table.claimed.add(player)
+            self._meta_changed(table)
+        return table.seats[player]
+
+    def rotate_join_token(self, table: Table) -> str:
+        """A new join token (the old QR code stops working), valid for ``join_ttl`` seconds."""
+        with table.cond:
+            token, expires = new_token(), time.time() + self.join_ttl
+            self._write([(
+                "UPDATE tables SET join_token = ?, join_expires_at = ? WHERE id = ?",
+                (token, expires, table.id),
+            )])
+            table.join_token, table.join_expires_at = token, expires
+        return token
+
+    def set_auto_accept(self, table: Table, value: bool) -> None:
+        with table.cond:
+            self._write([
+                ("UPDATE tables SET auto_accept = ? WHERE id = ?", (int(value), table.id))
+            ])
+            table.auto_accept = value
+            self._meta_changed(table)
+
+    # -- events -------------------------------------------------------------------------
+
+    @staticmethod
+    def _checked_event(event: Any) -> dict[str, Any]:
+        if not isinstance(event, dict):
+            raise RefusedError('"event" must be a JSON object like {"type": "next-turn"}', 400)
+        if not isinstance(event.get("type"), str):
+            raise RefusedError('the event needs a "type", e.g. "meld", "toss" or "undo"', 400)
+        return dict(event)
+
+    def dry_run(self, table: Table, event: Any) -> engine.GameState:
+        """The state the event would give, without storing it (a refusal raises)."""
+        event = self._checked_event(event)
+        try:
+            return engine.apply(table.state, event)
+        except ValueError as exc:
+            raise refusal(exc) from exc
+
+    def append(
+        self, table: Table, base_seq: int, event: Any, by: str
+    ) -> tuple[int, dict[str, Any]]:
+        """Check the event with the rules core and append it to the log.
+
+        Returns ``(seq, state)`` once the row is committed. Raises :class:`StaleWriteError`
+        when ``base_seq`` is not the table's current sequence number and :class:`RefusedError`
+        when the rules refuse it; either way nothing is stored.
+        """
+        seq, state_json, _ = self.append_encoded(table, base_seq, event, by)
+        return seq, state_json
+
+    def append_encoded(
+        self, table: Table, base_seq: int, event: Any, by: str
+    ) -> tuple[int, dict[str, Any], str]:
+        """:meth:`append`, also returning the new state already encoded as JSON text."""
+        event = self._checked_event(event)
+        event["by"] = by
+        # Writes to one table go one at a time (write_lock); the condition that the live
+        # streams wait on is held only to publish the result, never during the disk write.
+        with table.write_lock:
+            if base_seq != table.seq:
+                raise StaleWriteError(table.seq, table.state_json(), base_seq)
+            try:
+                state = engine.apply(table.state, event)
+            except ValueError as exc:
+                raise refusal(exc) from exc
+            seq = table.seq + 1
+            state_json = state.to_json()
+            state_text = json.dumps(state_json, ensure_ascii=False, separators=(",", ":"))
+            event_text = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+            message = (f"id: {seq}\nevent: state\ndata: "
+                       f'{{"seq":{seq},"state":{state_text},"event":{event_text}}}\n\n').encode()
+            with self._db_lock:
+                self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    row = self._conn.execute(
+                        "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?", (table.id,)
+                    ).fetchone()
+                    if row[0] != table.seq:  # another process wrote to this table
+                        self._conn.execute("ROLLBACK")
+                        with table.cond:
+                            self._refold(table)
+                            table.cond.notify_all()
+                        raise StaleWriteError(table.seq, table.state_json(), base_seq)
+                    self._conn.execute(
+                        "INSERT INTO events (table_id, seq, event_json, by, at)"
+                        " VALUES (?, ?, ?, ?, ?)",
+                        (table.id, seq, event_text, by, time.time()),
+                    )
+                    self._conn.execute("COMMIT")
+                except sqlite3.Error:
+                    self._conn.execute("ROLLBACK")
+                    raise
+            with table.cond:
+                table.state, table.seq = state, seq
+                table.messages[seq] = message
+                while len(table.messages) > MESSAGE_CACHE:
+                    table.messages.popitem(last=False)
+                table.cond.notify_all()
+            return seq, state_json, state_text
+
+    def events(self, table: Table, since: int = 0) -> list[dict[str, Any]]:
+        """The log with who entered each event and when."""
+        rows = self._query(
+            "SELECT seq, event_json, by, at FROM events"
+            " WHERE table_id = ? AND seq > ? ORDER BY seq",
+            (table.id, since),
+        )
+        return [
+            {"seq": r["seq"], "by": r["by"], "at": r["at"], "event": json.loads(r["event_json"])}
+            for r in rows
+        ]
+
+    def messages_after(self, table: Table, last_seq: int) -> list[tuple[int, bytes]]:
+        """Live-stream messages ``(seq, bytes)`` for each event after ``last_seq``, in order."""
+        with table.cond:
+            current = table.seq
+            if last_seq >= current:
+                return []
+            if last_seq + 1 in table.messages:
+                return [(s, table.messages[s]) for s in range(last_seq + 1, current + 1)]
+        # Older than the cache: fold the log again up to now.
+        out: list[tuple[int, bytes]] = []
+        state = engine.initial_state(table.setup)
+        for seq, event in self._logged_events(table.id):
+            state = engine.apply(state, event)
+            if last_seq < seq <= current:
+                out.append((seq, sse_message(
+                    "state", seq, {"seq": seq, "state": state.to_json(), "event": event})))
+        return out
+
+    def snapshot_message(self, table: Table) -> tuple[int, bytes]:
+        """The current state as one live-stream message (``event`` null)."""
+        with table.cond:
+            return table.seq, sse_message(
+                "state", table.seq, {"seq": table.seq, "state": table.state_json(), "event": None}
+            )
+
+    def meta_message(self, table: Table) -> tuple[int, bytes]:
+        """The table's side information (seats, proposals...) as one ``table`` message."""
+        with table.cond:
+            version, seq = table.meta_version, table.seq
+            cached = table.meta_cache
+        if cached is not None and cached[0] == version and cached[1] == seq:
+            return version, cached[2]
+        message = sse_message("table", seq, {"seq": seq, "table": self.meta(table)})
+        table.meta_cache = (version, seq, message)
+        return version, message
+
+    def states_over_time(self, table: Table) -> list[dict[str, Any]]:
+        """Each board's score after every event (for the history chart and the CSV)."""
+        state = engine.initial_state(table.setup)
+        points = [{"seq": 0, "hand_no": state.to_json().get("hand_no"),
+                   "scores": {b.owner: b.score for b in state.boards()}}]
+        for seq, event in self._logged_events(table.id):
+            state = engine.apply(state, event)
+            points.append({"seq": seq, "hand_no": state.to_json().get("hand_no"),
+                           "scores": {b.owner: b.score for b in state.boards()}})
+        return points
+
+    # -- proposals, confirmations, board status ------------------------------------------
+
+    def _meta_changed(self, table: Table) -> None:
+        with table.cond:
+            table.meta_version += 1
+            table.cond.notify_all()
+
+    def propose(self, table: Table, player: str, kind: str, payload: Any) -> int:
+        """Store a player's proposal (an event, or the cards left in hand) for the keeper."""
+        with table.cond:
+            cur = None
+            with self._db_lock:
+                self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    if kind == "hand":
+                        self._conn.execute(
+                            "UPDATE proposals SET status = 'replaced' WHERE table_id = ? AND "
+                            "player = ? AND kind = 'hand' AND status = 'pending'",
+                            (table.id, player),
+                        )
+                    cur = self._conn.execute(
+                        "INSERT INTO proposals (table_id, player, kind, payload_json, created_at)"
+                        " VALUES (?, ?, ?, ?, ?)",
+                        (table.id, player, kind, json.dumps(payload), time.time()),
+                    )
+                    self._conn.execute("COMMIT")
+                except BaseException:
+                    self._conn.execute("ROLLBACK")
+                    raise
+            self._meta_changed(table)
+            return int(cur.lastrowid or 0)
+
+    def proposal(self, table: Table, proposal_id: int) -> dict[str, Any]:
+        rows = self._query(
+            "SELECT * FROM proposals WHERE table_id = ? AND id = ?", (table.id, proposal_id)
+        )
+        if not rows:
+            raise ProposalNotFoundError(f"there is no proposal {proposal_id} at this table")
+        return self._proposal_json(rows[0])
+
+    @staticmethod
+    def _proposal_json(row: sqlite3.Row) -> dict[str, Any]:
+        return {"id": row["id"], "player": row["player"], "kind": row["kind"],
+                "payload": json.loads(row["payload_json"]), "status": row["status"],
+                "created_at": row["created_at"], "resolved_seq": row["resolved_seq"]}
+
+    def resolve_proposal(self, table: Table, proposal_id: int, status: str,
+                         seq: int | None = None) -> None:
+        with table.cond:
+            self._write([(
+                "UPDATE proposals SET status = ?, resolved_seq = ? WHERE table_id = ? AND id = ?",
+                (status, seq, table.id, proposal_id),
+            )])
+            self._meta_changed(table)
+
+    def confirm_hand(self, table: Table, player: str, hand_no: int) -> None:
+        with table.cond:
+            self._write([(
+                "INSERT OR IGNORE INTO confirmations (table_id, hand_no, player, at)"
+                " VALUES (?, ?, ?, ?)",
+                (table.id, hand_no, player, time.time()),
+            )])
+            self._meta_changed(table)
+
+    def set_board_status(self, table: Table, status: str, detail: str) -> None:
+        with table.cond:
+            table.board_status = {"status": status, "detail": detail, "at": time.time()}
+            self._meta_changed(table)
+
+    def meta(self, table: Table) -> dict[str, Any]:
+        """What the pages show beside the game state: seats, proposals, confirmations, board."""
+        pending = self._query(
+            "SELECT * FROM proposals WHERE table_id = ? AND status = 'pending' ORDER BY id",
+            (table.id,),
+        )
+        confirmed: dict[str, list[str]] = {}
+        for row in self._query(
+            "SELECT hand_no, player FROM confirmations WHERE table_id = ? ORDER BY at", (table.id,)
+        ):
+            confirmed.setdefault(str(row["hand_no"]), []).append(row["player"])
+        return {
+            "seats": [{"player": p, "claimed": p in table.claimed} for p in table.seats],
+            "auto_accept": table.auto_accept,
+            "proposals": [self._proposal_json(r) for r in pending],
+            "confirmations": confirmed,
+            "board_status": table.board_status,
+            "join_expires_at": table.join_expires_at,
+        }
