@@ -43,3 +43,18 @@ def test_board_option_without_hooks_says_so(app: Flask, capsys: pytest.CaptureFi
     monkeypatch.setattr(firmware_bridge, "init_app", lambda app: None, raising=False)
     start_board_hooks(app, "auto")
     assert "no LED board link" in capsys.readouterr().err
+
+
+def test_board_settings_come_from_flags_and_environment() -> None:
+    from web.config import from_environment
+
+    args = build_parser().parse_args(["serve", "--board", "sim", "--board-mode", "wled",
+                                      "--board-table", "t1", "--board-layout", "my.json"])
+    assert (args.board_mode, args.board_table, args.board_layout) == ("wled", "t1", "my.json")
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["serve", "--board-mode", "neopixel"])
+    assert from_environment({"SCOREKEEPER_BOARD_MODE": "wled",
+                             "SCOREKEEPER_BOARD_BRIGHTNESS": "40"}) == {
+        "BOARD_MODE": "wled", "BOARD_BRIGHTNESS": 40}
+    with pytest.raises(ValueError, match="SCOREKEEPER_BOARD_BRIGHTNESS='bright'"):
+        from_environment({"SCOREKEEPER_BOARD_BRIGHTNESS": "bright"})

@@ -28,6 +28,13 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--board", default=None, metavar="PORT|auto|sim",
                         help="drive an LED peg board: a serial port, the first found (auto), "
                              "or the simulator (sim)")
+    parser.add_argument("--board-mode", choices=("ours", "wled"), default=None,
+                        help="the board's firmware: ours (default) or stock WLED")
+    parser.add_argument("--board-layout", default=None, metavar="FILE",
+                        help="layout file mapping holes to LEDs (default: the built-in layout "
+                             "for up to six boards, as in hardware/layout.json)")
+    parser.add_argument("--board-table", default=None, metavar="TABLE_ID",
+                        help="the table the board shows (default: the newest table)")
     parser.set_defaults(handler=serve)
 
 
@@ -64,6 +71,9 @@ def serve(args: argparse.Namespace) -> int:
     if args.threads:
         config["THREADS"] = args.threads
     config["BOARD"] = args.board
+    for key in ("board_mode", "board_layout", "board_table"):
+        if getattr(args, key):
+            config[key.upper()] = getattr(args, key)
     app = create_app(config)
 
     server = make_server(app, app.config["HOST"], int(app.config["PORT"]))
