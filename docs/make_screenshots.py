@@ -1,5 +1,6 @@
 """Take the screenshots in docs/screenshots/ with headless Chromium: the keeper's tablet, a
-player's phone and the table display, during a Complex Toss Rummy game.
+player's phone and the table display, during a Complex Toss Rummy game; the keeper's tablet and
+a phone's standings during a Toss Hearts game.
 
     python docs/make_screenshots.py
 """
@@ -52,6 +53,7 @@ def main() -> int:
         server.start()
         try:
             shoot(server.url)
+            shoot_hearts(server.url)
         finally:
             server.stop()
     print(f"screenshots written to {OUT}")
@@ -108,6 +110,56 @@ def shoot(url: str) -> None:
         hpage.wait_for_selector("#chart svg")
         time.sleep(0.3)
         hpage.screenshot(path=str(OUT / "history.png"), full_page=False)
+        browser.close()
+
+
+HEARTS_HANDS: list[dict[str, Any]] = [
+    {"taken": {"Ann": ["Qsp", "2he"], "Bob": ["3he", "4he", "5he"], "Cy": ["6he"],
+               "Dee": ["7he", "8he", "9he", "10he", "Jhe", "Qhe", "Khe", "Ahe"]}},
+    {"taken": {"Ann": ["2he", "3he"], "Bob": ["Qsp", "4he"], "Cy": [],
+               "Dee": ["5he", "6he", "7he", "8he", "9he", "10he", "Jhe", "Qhe", "Khe", "Ahe"]}},
+    {"taken": {"Ann": ["2he"], "Bob": ["3he", "4he", "5he", "6he"], "Cy": ["Qsp", "7he"],
+               "Dee": ["8he", "9he", "10he", "Jhe", "Qhe", "Khe", "Ahe"]}},
+]
+
+
+def shoot_hearts(url: str) -> None:
+    """A Toss Hearts table after three hands: the keeper entering the fourth on the tablet (with
+    the preview), and the standings on Bob's phone."""
+    setup = {"game": "toss-hearts", "players": [
+        {"name": "Ann", "colour": "#e5383b"}, {"name": "Bob", "colour": "#2f6fde"},
+        {"name": "Cy", "colour": "#e0a800"}, {"name": "Dee", "colour": "#2a9d4b"}]}
+    created = requests.post(f"{url}/api/tables", json=setup, timeout=10).json()
+    table, keeper = created["table_id"], created["keeper_token"]
+    auth = {"Authorization": f"Bearer {keeper}"}
+    for seq, entry in enumerate(HEARTS_HANDS):
+        requests.post(f"{url}/api/tables/{table}/events", headers=auth, timeout=10, json={
+            "base_seq": seq, "event": {"type": "hand", "entry": entry}}).raise_for_status()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        tablet = browser.new_context(viewport={"width": 1024, "height": 900})
+        page = tablet.new_page()
+        page.goto(f"{url}/t/{table}/keeper?token={keeper}")
+        page.wait_for_selector("#standings-table")
+        page.fill("input[data-cards=taken][data-p=Ann]", "4he 5he")
+        page.fill("input[data-cards=taken][data-p=Cy]", "6he 7he 8he")
+        page.fill("input[data-cards=taken][data-p=Dee]", "9he 10he Jhe Qhe Khe Ahe 2he 3he")
+        page.click("input[data-cards=taken][data-p=Bob]")
+        page.click("#h-picker [data-rank='Q']")
+        page.click("#h-picker [data-suit='sp']")
+        page.click("#preview")
+        page.wait_for_selector("#preview-table")
+        time.sleep(0.4)
+        page.screenshot(path=str(OUT / "hearts-keeper-tablet.png"), full_page=True)
+
+        phone = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                                    is_mobile=True, has_touch=True)
+        ppage = phone.new_page()
+        ppage.goto(created["urls"]["join"])
+        ppage.click("[data-seat='Bob']")
+        ppage.wait_for_selector("#standings-table")
+        time.sleep(0.4)
+        ppage.screenshot(path=str(OUT / "hearts-phone-standings.png"))
         browser.close()
 
 

@@ -231,6 +231,11 @@ class BoardEmulator:
             self.plugged = False
             self._changed.notify_all()
 
+    @property
+    def host_open(self) -> bool:
+        """Whether the emulator has seen the host open the port (with ``reset_on_open``)."""
+        return self._host_open
+
     def unplug(self) -> None:
         """Pull the cable: the pty closes (the host's next read or write fails)."""
         self._unplug()

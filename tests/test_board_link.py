@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -225,6 +225,15 @@ def test_board_restart_is_noticed_and_the_state_sent_again(
         assert link.stats.connects == 2
 
 
+def wait_until(predicate: Callable[[], bool], timeout: float = 5.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return False
+
+
 def test_arduino_that_resets_when_the_port_opens(statuses: list[LinkStatus]) -> None:
     """The board reboots on every open and ignores input for 0.5 s; the link keeps asking for
     its hello and gets the state on within a second, on each new connection."""
@@ -240,6 +249,8 @@ def test_arduino_that_resets_when_the_port_opens(statuses: list[LinkStatus]) -> 
             assert 0.5 <= took < 1.5
             assert emu.resets == n
             assert emu.lit() == expected_leds(state["boards"])
+            # A person replugs after the port is closed, never within the same millisecond.
+            assert wait_until(lambda: not emu.host_open, 2.0)
 
 
 def test_auto_port_without_a_board_says_what_to_do(statuses: list[LinkStatus]) -> None:

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
-from test_board_link import HAND_EVENTS, SETUP, expected_leds
+from test_board_link import HAND_EVENTS, SETUP, expected_leds, wait_until
 
 import firmware_bridge
 from firmware_bridge.emulator import BoardEmulator
@@ -20,15 +19,6 @@ from firmware_bridge.link import BoardLink
 from firmware_bridge.stream import Server, StatusPoster, StreamError, StreamFollower
 from scorekeeper import engine
 from web.server import ServerThread
-
-
-def wait_until(predicate: Callable[[], bool], timeout: float = 5.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 @pytest.fixture

@@ -128,3 +128,23 @@ def test_tables_dispatches_each_game_to_its_engine() -> None:
     names = [g["name"] for g in tables.available_games()]
     assert names[:2] == ["complex-toss-rummy", "toss-rummy"]
     assert {"toss-hearts", "tong-its", "three-thirteen", "indian-chief"} <= set(names)
+
+
+def test_chip_counts_follow_the_hands_of_the_chip_games() -> None:
+    colors = SessionSetup.from_json({"game": "toss-colors", "players": ["a", "b", "c"],
+                                     "start_chips": 9, "options": {"split": "two-thirds"}})
+    assert SessionSetup.from_json(colors.to_json()) == colors
+    made = {"type": "hand", "entry": {"bidder": "a", "partner": "b", "bid": 3,
+                                      "tricks": {"a": 2, "b": 2, "c": 1}}}
+    state = replay_session(colors, [made])
+    chips = state.to_json()["chips"]
+    # pot 9: two thirds (6) to the bidder, one third (3) to the partner
+    assert chips["counts"] == {"a": 12, "b": 9, "c": 6} and chips["pot"] == 0
+    nil = {"type": "hand", "entry": {"bidder": "c", "bid": 0, "nil": True, "alone": True,
+                                     "tricks": {"a": 3, "b": 2, "c": 0}}}
+    after = replay_session(colors, [made, nil]).to_json()["chips"]
+    assert after["counts"] == chips["counts"] and "Nil" in after["error"]
+    assert initial_session(hearts()).to_json()["chips"] is None
+    with pytest.raises(GameError, match="start_chips"):
+        SessionSetup.from_json({"game": "toss-colors", "players": ["a", "b", "c"],
+                                "start_chips": 0})

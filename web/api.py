@@ -11,8 +11,9 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
-from scorekeeper import engine
+from scorekeeper import engine, tables
 from scorekeeper.cards import check_cards, parse_cards
+from scorekeeper.games import GAMES, GameError
 from scorekeeper.pegboard import PEG_COLOURS
 from scorekeeper.rulesets import TossOptions
 from web.auth import get_store, require, role_for, set_token_cookie
@@ -77,9 +78,11 @@ def table_urls(table: Table) -> dict[str, str]:
 
 # -- creating and joining tables -----------------------------------------------------------
 
-def setup_from_json(data: dict[str, Any]) -> tuple[engine.TableSetup, bool]:
+def setup_from_json(data: dict[str, Any]) -> tuple[tables.Setup, bool]:
     """Build the table setup from the start page's JSON (see docs/api.md)."""
     game = data.get("game", "complex-toss-rummy")
+    if isinstance(game, str) and game in GAMES:
+        return pack_setup_from_json(game, data), bool(data.get("auto_accept", False))
     options = data.get("options") or {}
     if not isinstance(options, dict):
         raise BadRequestError('"options" must be an object like {"ace": "both", "decks": 1}')
@@ -117,6 +120,45 @@ def setup_from_json(data: dict[str, Any]) -> tuple[engine.TableSetup, bool]:
     setup = engine.TableSetup(players=tuple(players), teams=tuple(teams), colours=board_colours,
                               options=toss_options)
     return setup, bool(data.get("auto_accept", False))
+
+
+def pack_setup_from_json(game: str, data: dict[str, Any]) -> tables.Setup:
+    """The setup of a rules-pack game (Toss Hearts, Tong-Its...): players with their colours,
+    the game's own options, decks and, for the chip games, the chips each player starts with."""
+    options = data.get("options") or {}
+    if not isinstance(options, dict):
+        raise BadRequestError('"options" must be an object of the game\'s options')
+    options = {k: v for k, v in options.items() if v is not None and v != ""}
+    decks = options.pop("decks", data.get("decks", 1))
+    raw_players = data.get("players")
+    if not isinstance(raw_players, list):
+        raise BadRequestError("a table needs a list of players, each with a name")
+    players: list[str] = []
+    colours: dict[str, str] = {}
+    for i, entry in enumerate(raw_players):
+        name = entry.get("name") if isinstance(entry, dict) else entry
+        if not isinstance(name, str) or not name.strip():
+            raise BadRequestError(f"player {i + 1} needs a name")
+        name = name.strip()[:24]
+        if name in players:
+            raise BadRequestError(f"two players are called {name!r}: give each a different name")
+        players.append(name)
+        if isinstance(entry, dict) and entry.get("colour"):
+            colours[name] = str(entry["colour"])
+    setup_json: dict[str, Any] = {"game": game, "players": players, "options": options,
+                                  "decks": decks, "colours": colours}
+    if data.get("start_chips") not in (None, ""):
+        setup_json["start_chips"] = data["start_chips"]
+    try:
+        return tables.setup_from_json(setup_json)
+    except GameError as exc:
+        raise BadRequestError(str(exc)) from exc
+
+
+@bp.get("/games")
+def games() -> Response:
+    """Every game a table can play, with its options and hand form (the start page's list)."""
+    return jsonify({"games": tables.available_games()})
 
 
 @bp.post("/tables")
@@ -191,7 +233,7 @@ def table_info(table_id: str) -> Response:
     role = role_for(table)
     store = get_store()
     info: dict[str, Any] = {
-        "table_id": table.id, "setup": table.setup.to_json(), "seq": table.seq,
+        "table_id": table.id, "setup": tables.setup_to_json(table.setup), "seq": table.seq,
         "state": table.state_json(), "table": store.meta(table),
         "role": {"kind": role.kind, "player": role.player},
     }
@@ -227,7 +269,7 @@ def export_json(table_id: str) -> Response:
     table = table_for(table_id)
     role_for(table)
     store = get_store()
-    document = {"table_id": table.id, "setup": table.setup.to_json(), "seq": table.seq,
+    document = {"table_id": table.id, "setup": tables.setup_to_json(table.setup), "seq": table.seq,
                 "events": store.events(table), "hands": table.state_json().get("hands", []),
                 "state": table.state_json()}
     disposition = f'attachment; filename="table-{table.id}.json"'
@@ -294,11 +336,24 @@ def preview_end_hand(table_id: str) -> Response:
     if not isinstance(raw_hands, dict):
         raise BadRequestError('"hands" must map each player to the cards left in hand')
     hands = {p: parse_cards(card_codes(v, f"{p}'s hand")) for p, v in raw_hands.items()}
+    if not isinstance(table.state, engine.GameState):
+        raise BadRequestError("this table plays a rules-pack game: preview a hand with dry-run")
     try:
         result = engine.preview_end_hand(table.state, went_out, hands)
     except ValueError as exc:
         raise refusal(exc) from exc
     return jsonify({"seq": table.seq, "tally": result.to_json()})
+
+
+@bp.post("/tables/<table_id>/dry-run")
+def dry_run(table_id: str) -> Response:
+    """What an event would give, without storing it: ``{"event": {...}}`` -> ``{"seq",
+    "state"}`` (the keeper's preview of a hand's scores); a refusal is 422/400 as for a write."""
+    table = table_for(table_id)
+    require(table, "keeper")
+    data = body()
+    state = get_store().dry_run(table, data.get("event"))
+    return jsonify({"seq": table.seq, "state": state.to_json()})
 
 
 @bp.post("/tables/<table_id>/proposals")
@@ -308,6 +363,8 @@ def propose(table_id: str) -> tuple[Response, int]:
     assert role.player is not None
     data = body()
     store = get_store()
+    if not isinstance(table.setup, engine.TableSetup):
+        raise BadRequestError("at this table the keeper enters each hand: tell the keeper")
     kind = data.get("kind", "event")
     if kind == "hand":
         codes = card_codes(data.get("cards", []), "your hand")

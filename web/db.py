@@ -56,6 +56,23 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (table_id, hand_no, player)
     );
     """,
+    # 1 -> 2: each table's learned deck profile (web/photos.py), one row per learned card
+    """
+    CREATE TABLE deck_profiles (
+        table_id TEXT PRIMARY KEY REFERENCES tables(id),
+        name TEXT NOT NULL,
+        deck TEXT NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE TABLE deck_cards (
+        table_id TEXT NOT NULL REFERENCES deck_profiles(table_id),
+        code TEXT NOT NULL,
+        model BLOB NOT NULL,
+        source TEXT NOT NULL,
+        learned_at REAL NOT NULL,
+        PRIMARY KEY (table_id, code)
+    );
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

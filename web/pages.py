@@ -12,7 +12,10 @@ from typing import Any
 from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
 
+from scorekeeper import tables
 from scorekeeper.cards import deck_codes
+from scorekeeper.engine import TableSetup
+from scorekeeper.games import get_game
 from scorekeeper.pegboard import PEG_COLOURS
 from scorekeeper.rulesets import ACE_RULES, RULESETS, TossOptions
 from web.auth import get_store, request_token, role_for, set_token_cookie
@@ -27,13 +30,23 @@ def boot(table: Table, role: Role, **extra: Any) -> Markup:
     with table.cond:
         data = {"table_id": table.id, "seq": table.seq, "state": table.state_json(),
                 "role": {"kind": role.kind, "player": role.player},
-                "setup": table.setup.to_json(), "table": store.meta(table), **extra}
+                "setup": tables.setup_to_json(table.setup), "table": store.meta(table), **extra}
     text = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
     return Markup(text)
 
 
-def table_page(table_id: str, template: str, *kinds: str, **extra: Any) -> Response | str:
+def is_pack(table: Table) -> bool:
+    """Whether the table plays a rules-pack game (entered hand by hand) rather than Toss."""
+    return not isinstance(table.setup, TableSetup)
+
+
+def table_page(table_id: str, template: str, *kinds: str, pack_template: str | None = None,
+               **extra: Any) -> Response | str:
     table = get_store().table(table_id)
+    game = None
+    if pack_template and is_pack(table):
+        template = pack_template
+        game = get_game(tables.game_of(table.setup)).describe()
     token = request.args.get("token")
     if token:  # a link with ?token= sets the cookie, then shows the clean address
         get_store().role(table, token)  # refuses a wrong token before setting it
@@ -49,13 +62,14 @@ def table_page(table_id: str, template: str, *kinds: str, **extra: Any) -> Respo
     join_url = (url_for("pages.join", table_id=table.id, t=table.join_token, _external=True)
                 if role.kind == "keeper" else None)
     return render_template(template, table=table, role=role, boot=boot(table, role, **extra),
-                           deck=deck_codes(), join_url=join_url)
+                           deck=deck_codes(), join_url=join_url, game=game)
 
 
 @bp.get("/")
 def start() -> str:
     return render_template("start.html", colours=PEG_COLOURS, rulesets=RULESETS,
-                           ace_rules=ACE_RULES, defaults=TossOptions())
+                           ace_rules=ACE_RULES, defaults=TossOptions(),
+                           games=tables.available_games())
 
 
 @bp.get("/rules")
@@ -74,17 +88,18 @@ def join(table_id: str) -> str:
 
 @bp.get("/t/<table_id>/keeper")
 def keeper(table_id: str) -> Response | str:
-    return table_page(table_id, "keeper.html", "keeper")
+    return table_page(table_id, "keeper.html", "keeper", pack_template="keeper_hands.html")
 
 
 @bp.get("/t/<table_id>/play")
 def player(table_id: str) -> Response | str:
-    return table_page(table_id, "player.html", "player", "keeper")
+    return table_page(table_id, "player.html", "player", "keeper",
+                      pack_template="standings.html")
 
 
 @bp.get("/t/<table_id>/display")
 def display(table_id: str) -> Response | str:
-    return table_page(table_id, "display.html")
+    return table_page(table_id, "display.html", pack_template="standings.html")
 
 
 @bp.get("/t/<table_id>/history")

@@ -1,10 +1,10 @@
 """Tables and their event logs: the SQLite file is the truth, the folded state is a cache.
 
 Every table keeps its log of events (append-only, numbered 1, 2, 3...), its tokens, the
-proposals players make and the hand confirmations. The rules core (``scorekeeper.engine``)
-folds the log into the game state; the store keeps that fold in memory per table, refolds it
-from the log the first time a table is used after a start, and wakes the live streams when a
-write lands.
+proposals players make and the hand confirmations. The rules core (``scorekeeper.tables``:
+the Toss engine or a rules-pack session, whichever game the table plays) folds the log into
+the game state; the store keeps that fold in memory per table, refolds it from the log the
+first time a table is used after a start, and wakes the live streams when a write lands.
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from scorekeeper import engine
+from scorekeeper import engine, tables
 from scorekeeper.cards import CardError
+from scorekeeper.games import GameError
 from web import db
 
 #: How many recent live-stream messages each table keeps ready to resend.
@@ -98,7 +99,7 @@ class Table:
     """One table in memory: its setup, tokens and the folded state of its log."""
 
     id: str
-    setup: engine.TableSetup
+    setup: tables.Setup
     keeper_token: str
     display_token: str
     join_token: str
@@ -106,7 +107,7 @@ class Table:
     auto_accept: bool
     seats: dict[str, str]
     claimed: set[str]
-    state: engine.GameState
+    state: tables.State
     seq: int = 0
     cond: threading.Condition = field(default_factory=threading.Condition)
     write_lock: threading.RLock = field(default_factory=threading.RLock)
@@ -130,7 +131,7 @@ def refusal(exc: Exception) -> RefusedError:
         return RefusedError(str(exc), 422)
     if isinstance(exc, (engine.EventError, CardError)):
         return RefusedError(str(exc), 400)
-    if isinstance(exc, engine.EngineError):
+    if isinstance(exc, (engine.EngineError, GameError)):
         return RefusedError(str(exc), 422)
     return RefusedError(str(exc), 400)
 
@@ -197,9 +198,9 @@ class Store:
 
     # -- tables ------------------------------------------------------------------------
 
-    def create_table(self, setup: engine.TableSetup, *, auto_accept: bool = False) -> Table:
+    def create_table(self, setup: tables.Setup, *, auto_accept: bool = False) -> Table:
         """Store a new table with fresh tokens; returns it."""
-        engine.initial_state(setup)  # the rules core validates the setup
+        tables.initial_state(setup)  # the rules core validates the setup
         table_id = secrets.token_hex(4)
         now = time.time()
         seats = {player: new_token() for player in setup.players}
@@ -207,7 +208,7 @@ class Store:
         statements: list[tuple[str, tuple[Any, ...]]] = [(
             "INSERT INTO tables (id, created_at, setup_json, keeper_token, display_token,"
             " join_token, join_expires_at, auto_accept) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (table_id, now, json.dumps(setup.to_json()), keeper, display, join,
+            (table_id, now, json.dumps(tables.setup_to_json(setup)), keeper, display, join,
              now + self.join_ttl, int(auto_accept)),
         )]
         for position, (player, token) in enumerate(seats.items()):
@@ -238,7 +239,7 @@ class Store:
         if not rows:
             raise TableNotFoundError(table_id)
         row = rows[0]
-        setup = engine.TableSetup.from_json(json.loads(row["setup_json"]))
+        setup = tables.setup_from_json(json.loads(row["setup_json"]))
         seats = self._query(
             "SELECT player, token, claimed_at FROM seats WHERE table_id = ? ORDER BY position",
             (table_id,),
@@ -249,21 +250,21 @@ class Store:
             join_expires_at=row["join_expires_at"], auto_accept=bool(row["auto_accept"]),
             seats={s["player"]: s["token"] for s in seats},
             claimed={s["player"] for s in seats if s["claimed_at"] is not None},
-            state=engine.initial_state(setup),
+            state=tables.initial_state(setup),
         )
         self._refold(table)
         return table
 
     def _refold(self, table: Table) -> None:
         """Fold the whole log again (on load, or when another process wrote)."""
-        state = engine.initial_state(table.setup)
+        state = tables.initial_state(table.setup)
         seq = 0
         table.messages.clear()
         table.messages[0] = sse_message(
             "state", 0, {"seq": 0, "state": state.to_json(), "event": None}
         )
         for seq, event in self._logged_events(table.id):
-            state = engine.apply(state, event)
+            state = tables.apply(state, event)
             self._remember(table, seq, state, event)
         table.state, table.seq = state, seq
 
@@ -275,7 +276,7 @@ class Store:
         for row in rows:
             yield row["seq"], json.loads(row["event_json"])
 
-    def _remember(self, table: Table, seq: int, state: engine.GameState | dict[str, Any],
+    def _remember(self, table: Table, seq: int, state: tables.State | dict[str, Any],
                   event: Any) -> None:
         state_json = state if isinstance(state, dict) else state.to_json()
         table.messages[seq] = sse_message(
@@ -360,11 +361,11 @@ class Store:
             raise RefusedError('the event needs a "type", e.g. "meld", "toss" or "undo"', 400)
         return dict(event)
 
-    def dry_run(self, table: Table, event: Any) -> engine.GameState:
+    def dry_run(self, table: Table, event: Any) -> tables.State:
         """The state the event would give, without storing it (a refusal raises)."""
         event = self._checked_event(event)
         try:
-            return engine.apply(table.state, event)
+            return tables.apply(table.state, event)
         except ValueError as exc:
             raise refusal(exc) from exc
 
@@ -392,7 +393,7 @@ class Store:
             if base_seq != table.seq:
                 raise StaleWriteError(table.seq, table.state_json(), base_seq)
             try:
-                state = engine.apply(table.state, event)
+                state = tables.apply(table.state, event)
             except ValueError as exc:
                 raise refusal(exc) from exc
             seq = table.seq + 1
@@ -452,9 +453,9 @@ class Store:
                 return [(s, table.messages[s]) for s in range(last_seq + 1, current + 1)]
         # Older than the cache: fold the log again up to now.
         out: list[tuple[int, bytes]] = []
-        state = engine.initial_state(table.setup)
+        state = tables.initial_state(table.setup)
         for seq, event in self._logged_events(table.id):
-            state = engine.apply(state, event)
+            state = tables.apply(state, event)
             if last_seq < seq <= current:
                 out.append((seq, sse_message(
                     "state", seq, {"seq": seq, "state": state.to_json(), "event": event})))
@@ -480,11 +481,11 @@ class Store:
 
     def states_over_time(self, table: Table) -> list[dict[str, Any]]:
         """Each board's score after every event (for the history chart and the CSV)."""
-        state = engine.initial_state(table.setup)
+        state = tables.initial_state(table.setup)
         points = [{"seq": 0, "hand_no": state.to_json().get("hand_no"),
                    "scores": {b.owner: b.score for b in state.boards()}}]
         for seq, event in self._logged_events(table.id):
-            state = engine.apply(state, event)
+            state = tables.apply(state, event)
             points.append({"seq": seq, "hand_no": state.to_json().get("hand_no"),
                            "scores": {b.owner: b.score for b in state.boards()}})
         return points

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
@@ -91,3 +92,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return handler(args)
     except ValueError as exc:  # every input error of the domain subclasses ValueError
         fail(str(exc))
+    except BrokenPipeError:  # the reader went away (``| head``): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_SOME_FAILED

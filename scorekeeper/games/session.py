@@ -24,11 +24,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from scorekeeper.cards import ACE, parse_cards
 from scorekeeper.games import get_game
 from scorekeeper.games.base import GameError, HandEntryError, RulesPack
 from scorekeeper.pegboard import PEG_COLOURS, PegBoard
 
 SESSION_EVENT_TYPES: Final[tuple[str, ...]] = ("hand", "correction", "undo")
+#: Chips each player starts a Toss Colors chip game with, unless the table says otherwise.
+DEFAULT_START_CHIPS: Final = 20
 PLAYING: Final = "playing"
 GAME_OVER: Final = "game-over"
 
@@ -40,13 +43,15 @@ class SessionError(GameError):
 @dataclass(frozen=True)
 class SessionSetup:
     """A table playing one rules pack: the game, the players in seat order, options, decks and
-    each player's colour."""
+    each player's colour; for the chip games, the chips each player starts with (Toss Colors:
+    20 unless given; Tong-Its: 0, so a count is what the player won or lost)."""
 
     game: str
     players: tuple[str, ...]
     options: Mapping[str, Any] = field(default_factory=dict)
     decks: int = 1
     colours: tuple[tuple[str, str], ...] = ()
+    start_chips: int | None = None
 
     @property
     def pack(self) -> RulesPack:
@@ -86,7 +91,11 @@ list every player in "totals" or "players"
             (name, str(colours.get(name, palette[i % len(palette)])))
             for i, name in enumerate(names)
         )
-        return cls(pack.name, names, options, decks, chosen)
+        start = data.get("start_chips")
+        if start is not None and (isinstance(start, bool) or not isinstance(start, int)
+                                  or start < (1 if pack.name == "toss-colors" else 0)):
+            raise SessionError(f'"start_chips" must be a whole number of chips, not {start!r}')
+        return cls(pack.name, names, options, decks, chosen, start)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -95,6 +104,7 @@ list every player in "totals" or "players"
             "options": dict(self.options),
             "decks": self.decks,
             "colours": dict(self.colours),
+            **({} if self.start_chips is None else {"start_chips": self.start_chips}),
         }
 
 
@@ -161,7 +171,50 @@ class SessionState:
             "hands": [h.to_json() for h in self.hands],
             "corrections": [dict(c) for c in self.corrections],
             "events_applied": self.events_applied,
+            "engine": "hands",
+            "chips": self.chips(),
         }
+
+    def chips(self) -> dict[str, Any] | None:
+        """Everyone's chip count after the hands so far, for the games played for chips
+        (Tong-Its, Toss Colors), from what the keeper entered; None for the other games.
+        A hand the chip game cannot settle (a Nil bid) gives ``error`` and the counts before it.
+
+        >>> setup = SessionSetup.from_json({"game": "toss-colors", "players": ["a", "b", "c"]})
+        >>> state = replay_session(setup, [{"type": "hand", "entry": {
+        ...     "bidder": "a", "partner": "b", "bid": 3, "tricks": {"a": 2, "b": 2, "c": 1}}}])
+        >>> state.chips()["counts"], state.chips()["pot"]
+        ({'a': 21, 'b': 21, 'c': 17}, 1)
+        """
+        pack, setup = self.setup.pack, self.setup
+        if not pack.has_chips:
+            return None
+        players = list(setup.players)
+        chip_hands: list[dict[str, Any]] = []
+        error = None
+        for record in self.hands:
+            try:
+                chip_hands.append(_chip_hand(pack.name, record))
+            except GameError as exc:
+                error = f"hand {record.hand_no}: {exc}"
+                break
+        if pack.name == "toss-colors":
+            start = setup.start_chips or DEFAULT_START_CHIPS
+            result = pack.chips({"players": players, "start_chips": start,
+                                 "split": setup.options.get("split", "equal"),
+                                 "hands": chip_hands})
+            counts = dict(result["chips"])
+            pot = result["hands"][-1]["pot"] if result["hands"] else 0
+            over = bool(result["game_over"])
+        else:
+            start = setup.start_chips or 0
+            result = pack.chips({"players": players, "hands": chip_hands,
+                                 "decks": setup.decks})
+            counts = {n: start + v for n, v in result["net"].items()}
+            pot = result["hands"][-1]["pot"] if result["hands"] else 0
+            over = False
+        return {"counts": counts, "pot": pot, "start": start, "game_over": over,
+                "error": error}
 
 
 def initial_session(setup: SessionSetup) -> SessionState:
@@ -241,3 +294,25 @@ def _correction(state: SessionState, event: Mapping[str, Any]) -> SessionState:
             "after_hand": state.hand_no}
     return SessionState(state.setup, totals, state.hands, state.corrections + (note,),
                         winner, game_over, state, state.events_applied + 1)
+
+
+def _chip_hand(game: str, record: HandRecord) -> dict[str, Any]:
+    """One hand as the pack's chip game reads it, from the keeper's entry and the hand's score."""
+    entry, details = record.entry, record.details
+    if game == "toss-colors":
+        if entry.get("nil"):
+            raise HandEntryError("a Nil bid has no place in the chip game (RULES.md 4)")
+        return {"bidder": entry.get("bidder"), "partner": entry.get("partner") or None,
+                "made": bool(details.get("made"))}
+    winner = str(details.get("hand_winner"))
+    hands = entry.get("hands") or {}
+    exposed = entry.get("exposed") or {}
+    held = parse_cards(hands.get(winner, []))
+    melded = parse_cards(exposed.get(winner, []))
+    counts: dict[int, int] = {}
+    for card in held:
+        counts[card.rank] = counts.get(card.rank, 0) + 1
+    return {"winner": winner, "win": entry.get("win"),
+            "concealed_fours": min(3, sum(n // 4 for n in counts.values())),
+            "aces": sum(c.rank == ACE for c in [*held, *melded]),
+            "not_opened": list(entry.get("not_opened") or [])}

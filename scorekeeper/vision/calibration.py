@@ -1,0 +1,204 @@
+"""Learning a deck from one photo per card.
+
+Each photo shows one card lying flat, taken roughly from above; the file's stem is the card's
+code (``Qsh.jpg``, ``10di.png``, ``boss.jpg``). The card is found as the largest white region,
+its outline straightened to a canonical upright card, checked for sharpness, and its corner
+index learned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from scorekeeper.cards import Card, CardError, DeckKind, deck_codes, in_deck
+from scorekeeper.vision.errors import (
+    BlurryImageError,
+    CalibrationError,
+    CardCodeError,
+    NoCardFoundError,
+    VisionError,
+)
+from scorekeeper.vision.features import CANON_H, CANON_W, Image
+from scorekeeper.vision.images import decode, read_bytes
+from scorekeeper.vision.learn import learn_card, sharpness
+from scorekeeper.vision.profile import CardModel, DeckProfile
+from scorekeeper.vision.scene import card_mask, fill_regions, white_balance
+
+#: File suffixes read as calibration photos.
+IMAGE_SUFFIXES: Final = (".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff")
+#: Below this Laplacian variance a canonical card is too blurred to learn.
+MIN_SHARPNESS: Final = 0.04
+
+
+@dataclass(frozen=True, slots=True)
+class Calibration:
+    """The outcome of calibrating a folder: the profile, and per card what happened."""
+
+    profile: DeckProfile
+    learned: dict[str, str] = field(default_factory=dict)  # code -> file name
+    failed: dict[str, str] = field(default_factory=dict)  # file name -> reason
+    missing: tuple[str, ...] = ()  # deck codes without a photo
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "profile": self.profile.name,
+            "deck": self.profile.deck,
+            "learned": sorted(self.learned),
+            "failed": dict(sorted(self.failed.items())),
+            "missing": list(self.missing),
+        }
+
+
+def find_card_quad(img: Image) -> npt.NDArray[np.float64]:
+    """The four corners of the largest card in a photo, clockwise from the top-left of the card
+    standing upright (its short side on top). Raises NoCardFoundError."""
+    f = white_balance(img)
+    h, w = f.shape[:2]
+    labels, _ = fill_regions(card_mask(f), min_area=0.01 * h * w)
+    if labels.max() == 0:
+        raise NoCardFoundError("no card found: lay the card on a darker, plain surface")
+    areas = np.bincount(labels.ravel())
+    areas[0] = 0
+    region = (labels == int(areas.argmax())).astype(np.uint8)
+    ys, xs = np.nonzero(region[::4, ::4])
+    if areas.max() > 0.6 * h * w or (ys.min() == 0 and xs.min() == 0
+                                      and ys.max() >= (h - 1) // 4 and xs.max() >= (w - 1) // 4):
+        raise NoCardFoundError("no card found: the card should lie whole in the photo, on a "
+                               "darker or coloured surface")
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    contour = max(contours, key=cv2.contourArea)
+    hull = cv2.convexHull(contour)
+    quad = None
+    perimeter = cv2.arcLength(hull, True)
+    for eps in (0.01, 0.02, 0.03, 0.05, 0.08):
+        approx = cv2.approxPolyDP(hull, eps * perimeter, True)
+        if len(approx) == 4:
+            quad = approx.reshape(4, 2).astype(np.float64)
+            break
+    if quad is None:
+        raise NoCardFoundError("no card-shaped (four-cornered) white region found in the photo")
+    quad = _refine(contour.reshape(-1, 2).astype(np.float64), quad)
+    area = cv2.contourArea(quad.astype(np.float32))
+    if area < 0.01 * h * w:
+        raise NoCardFoundError("the card is too small in the photo: fill the photo with it")
+    fill = float(region.sum()) / max(area, 1.0)
+    if not 0.85 < fill < 1.1:
+        raise NoCardFoundError("the white region is not a single card: photograph one card alone")
+    # Clockwise order, then start so that the first edge is a short one (card upright).
+    centre = quad.mean(axis=0)
+    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
+    quad = quad[np.argsort(angles)]
+    sides = [np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4)]
+    if sides[0] + sides[2] > sides[1] + sides[3]:
+        quad = np.roll(quad, -1, axis=0)
+    return quad
+
+
+def _refine(points: npt.NDArray[np.float64], quad: npt.NDArray[np.float64]) -> (
+        npt.NDArray[np.float64]):
+    """Fit a line to the outline points along each side and intersect neighbouring lines."""
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        ab = b - a
+        length = float(np.linalg.norm(ab))
+        if length < 1:
+            return quad
+        t = ((points - a) @ ab) / length**2
+        rel = points - a
+        off = np.abs(ab[0] * rel[:, 1] - ab[1] * rel[:, 0]) / length
+        near = points[(t > 0.15) & (t < 0.85) & (off < 0.05 * length)]
+        if len(near) < 5:
+            return quad
+        vx, vy, x0, y0 = cv2.fitLine(near.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
+    out = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        m = np.array([d1, -d2]).T
+        if abs(np.linalg.det(m)) < 1e-6:
+            return quad
+        s = np.linalg.solve(m, p2 - p1)
+        out.append(p1 + s[0] * d1)
+    return np.array(out)
+
+
+def straighten(img: Image, quad: npt.NDArray[np.float64]) -> Image:
+    """The card inside ``quad`` warped to an upright canonical card (CANON_W x CANON_H)."""
+    dst = np.array([[0, 0], [2 * CANON_W, 0], [2 * CANON_W, 2 * CANON_H], [0, 2 * CANON_H]],
+                   np.float32)
+    m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
+    big = cv2.warpPerspective(img, m, (2 * CANON_W, 2 * CANON_H), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REPLICATE)
+    out: Image = cv2.resize(big, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
+    return out
+
+
+def learn_photo(image: bytes | str | Path, code: str) -> CardModel:
+    """Learn one card from its photo. Raises a CalibrationError subclass saying why not."""
+    photo = decode(read_bytes(image), max_side=1600)
+    quad = find_card_quad(photo.image)
+    canon = straighten(photo.image, quad)
+    if sharpness(canon) < MIN_SHARPNESS:
+        raise BlurryImageError("the photo is too blurred: hold the phone steady, focus, retake")
+    return learn_card(code, canon)
+
+
+def calibrate_dir(
+    folder: str | Path,
+    deck: DeckKind = "toss",
+    name: str | None = None,
+    progress: Callable[[int, int, str, str | None], None] | None = None,
+) -> Calibration:
+    """Learn every card photo in a folder (file stem = card code).
+
+    ``progress(done, total, file_name, error_or_None)`` is called after each photo.
+    """
+    path = Path(folder)
+    if not path.is_dir():
+        raise VisionError(f"{folder} is not a folder of card photos")
+    files = sorted(p for p in path.iterdir()
+                   if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
+    if not files:
+        raise VisionError(
+            f"{folder} holds no photos (.jpg, .png, ...): put one photo per card there, named by "
+            "its code, like Qsh.jpg or 10di.png"
+        )
+    models: dict[str, CardModel] = {}
+    learned: dict[str, str] = {}
+    failed: dict[str, str] = {}
+    for done, file in enumerate(files, 1):
+        error: str | None = None
+        try:
+            code = _code_of(file, deck)
+            if code in models:
+                raise CardCodeError(f"{code} already learned from {learned[code]}")
+            models[code] = learn_photo(file, code)
+            learned[code] = file.name
+        except (CalibrationError, VisionError) as exc:
+            error = str(exc)
+            failed[file.name] = error
+        if progress is not None:
+            progress(done, len(files), file.name, error)
+    order = [c for c in deck_codes(deck) if c in models]
+    profile = DeckProfile.from_models(name or path.name, deck, [models[c] for c in order])
+    missing = tuple(c for c in deck_codes(deck) if c not in models
+                    and not any(f.stem.lower() == c.lower() for f in files))
+    return Calibration(profile, learned, failed, missing)
+
+
+def _code_of(file: Path, deck: DeckKind) -> str:
+    try:
+        card = Card.parse(file.stem)
+    except CardError as exc:
+        raise CardCodeError(f"the file name is not a card code: {exc}") from exc
+    if not in_deck(card, deck):
+        raise CardCodeError(f"{card} is not in a {deck} deck")
+    return card.code

@@ -1,0 +1,167 @@
+"""Image features shared by calibration and recognition.
+
+Both sides see cards the same way: colours divided by the card's own white (so warm or cool
+light and shadows cancel out), "ink" as what is clearly darker or more coloured than that white,
+and a corner index described in its own frame: origin on the suit pip's centroid, unit and
+direction given by the vector from a rank glyph's centroid to the pip's centroid. A patch
+sampled in that frame looks the same at any rotation and size.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Final
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+# OpenCV's stubs type every array loosely; these aliases say what each array holds.
+FloatImage = npt.NDArray[Any]  # float32 pixels
+Image = npt.NDArray[Any]  # uint8 BGR pixels
+Mask = npt.NDArray[Any]  # bool pixels
+
+#: Canonical card size used for learning (pixels).
+CANON_W: Final = 200
+CANON_H: Final = 280
+#: Index patch size in pixels and its window in frame units (x right, y towards the pip).
+PATCH_W: Final = 24
+PATCH_H: Final = 30
+WIN_X: Final = (-0.95, 0.95)
+WIN_Y: Final = (-1.65, 0.65)
+#: The fine patches that settle between the best few cards: the rank and the pip apart,
+#: each (window in frame units, width, height).
+FINE_PARTS: Final = (
+    (((-0.9, 0.9), (-1.65, -0.42)), 40, 28),
+    (((-0.55, 0.55), (-0.5, 0.55)), 30, 30),
+)
+#: Patch rows above this one show the rank, the rest the pip; each part is compared on its own.
+SPLIT_ROW: Final = 16
+#: A pixel is ink when its darkest normalised channel is below this.
+INK_LEVEL: Final = 0.55
+#: Length of a patch step in frame units.
+STEP: Final = (WIN_X[1] - WIN_X[0]) / PATCH_W
+
+
+def inkness(norm: FloatImage) -> FloatImage:
+    """1 - the darkest channel of a white-normalised image, clipped to 0..1."""
+    out: FloatImage = np.clip(1.0 - norm.min(axis=2), 0.0, 1.0).astype(np.float32)
+    return out
+
+
+def frame_matrix(pip: npt.NDArray[np.float64], anchor: npt.NDArray[np.float64]) -> (
+        npt.NDArray[np.float64]):
+    """The 2x3 affine map from frame units to image pixels for a pip and a rank anchor."""
+    axis = pip - anchor
+    unit = float(np.hypot(axis[0], axis[1]))
+    ey = axis / max(unit, 1e-6)
+    ex = np.array([ey[1], -ey[0]])
+    return np.array([[ex[0] * unit, ey[0] * unit, pip[0]], [ex[1] * unit, ey[1] * unit, pip[1]]])
+
+
+def patch_matrix(
+    frame: npt.NDArray[np.float64], width: int = PATCH_W, height: int = PATCH_H,
+    window: tuple[tuple[float, float], tuple[float, float]] = (WIN_X, WIN_Y),
+) -> npt.NDArray[np.float64]:
+    """The 2x3 map from patch pixels (u, v) to image pixels, for ``cv2.WARP_INVERSE_MAP``;
+    the patch covers ``window`` ((x0, x1), (y0, y1)) in frame units."""
+    (x0, x1), (y0, y1) = window
+    sx = (x1 - x0) / width
+    sy = (y1 - y0) / height
+    to_frame = np.array([[sx, 0.0, x0 + 0.5 * sx], [0.0, sy, y0 + 0.5 * sy],
+                         [0.0, 0.0, 1.0]])
+    out: npt.NDArray[np.float64] = frame @ to_frame
+    return out
+
+
+def sample_patch(img: FloatImage, frame: npt.NDArray[np.float64]) -> FloatImage:
+    """Sample an index patch (PATCH_H x PATCH_W, same channels as ``img``) in a frame."""
+    out: FloatImage = cv2.warpAffine(
+        img, patch_matrix(frame), (PATCH_W, PATCH_H),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE,
+    )
+    return out
+
+
+def normalise_rows(rows: FloatImage) -> FloatImage:
+    """Zero-mean, unit-norm rows (for normalised cross-correlation by dot products)."""
+    centred = rows - rows.mean(axis=1, keepdims=True)
+    norms = np.linalg.norm(centred, axis=1, keepdims=True)
+    out: FloatImage = (centred / np.maximum(norms, 1e-6)).astype(np.float32)
+    return out
+
+
+def describe(patches: FloatImage) -> FloatImage:
+    """Patch rows (N, PATCH_H * PATCH_W) to descriptors whose dot product is the mean of the
+    rank part's and the pip part's normalised cross-correlations."""
+    split = SPLIT_ROW * PATCH_W
+    rank = normalise_rows(patches[:, :split])
+    pip = normalise_rows(patches[:, split:])
+    out: FloatImage = (np.hstack([rank, pip]) * np.float32(math.sqrt(0.5))).astype(np.float32)
+    return out
+
+
+def ink_colour(norm_patch: FloatImage, ink_patch: FloatImage) -> npt.NDArray[np.float32]:
+    """The ink's absorption per channel (B, G, R), scaled so its largest is 1: a hue that does
+    not depend on how faded or small the ink is. Black is (1, 1, 1)."""
+    weight = np.clip((ink_patch - 0.3) / 0.4, 0.0, 1.0)
+    total = float(weight.sum())
+    if total < 1e-3:
+        return np.ones(3, np.float32)
+    absorb = 1.0 - (norm_patch * weight[..., None]).reshape(-1, 3).sum(axis=0) / total
+    absorb = np.clip(absorb, 0.0, None)
+    top = float(absorb.max())
+    if top < 0.05:
+        return np.ones(3, np.float32)
+    out: npt.NDArray[np.float32] = (absorb / top).astype(np.float32)
+    return out
+
+
+def blur_for_step(img: FloatImage, step: float) -> FloatImage:
+    """Low-pass an image before sampling it every ``step`` pixels."""
+    sigma = 0.45 * step
+    if sigma < 0.5:
+        return img
+    out: FloatImage = cv2.GaussianBlur(img, (0, 0), sigma)
+    return out
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Blob:
+    """An ink connected component."""
+
+    centroid: npt.NDArray[np.float64]
+    x: int
+    y: int
+    w: int
+    h: int
+    area: int
+
+    @property
+    def size(self) -> int:
+        return max(self.w, self.h)
+
+
+def ink_blobs(ink_mask: Mask, min_area: int = 4) -> list[Blob]:
+    """Connected components of an ink mask (8-connected), small specks dropped."""
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(
+        ink_mask.astype(np.uint8), connectivity=8
+    )
+    out = []
+    for i in range(1, count):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if area >= min_area:
+            out.append(Blob(centroids[i].astype(np.float64), x, y, w, h, area))
+    return out
+
+
+def affine_variants() -> list[npt.NDArray[np.float64]]:
+    """Linear maps standing for a tilted phone: squashes of 0.8 and 0.62 in four directions."""
+    out = [np.eye(2)]
+    for squash in (0.8, 0.62):
+        for degrees in (0, 45, 90, 135):
+            a = math.radians(degrees)
+            rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+            out.append(rot @ np.diag([squash, 1.0]) @ rot.T)
+    return out

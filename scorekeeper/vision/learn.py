@@ -1,0 +1,166 @@
+"""Learning one card from a straight, upright picture of it (``CANON_W`` x ``CANON_H``).
+
+The corner index is found as the ink marks in the top-left corner: the lowest is the suit pip,
+the ones above it the rank. Each rank mark (and all of them together) anchors an index frame;
+patches are sampled in that frame from the card as it is and as seen through a tilted phone.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import cv2
+import numpy as np
+
+from scorekeeper.vision.errors import NoIndexFoundError
+from scorekeeper.vision.features import (
+    CANON_H,
+    CANON_W,
+    INK_LEVEL,
+    PATCH_H,
+    PATCH_W,
+    STEP,
+    Blob,
+    FloatImage,
+    Image,
+    affine_variants,
+    blur_for_step,
+    describe,
+    frame_matrix,
+    ink_blobs,
+    ink_colour,
+    inkness,
+    patch_matrix,
+)
+from scorekeeper.vision.profile import CardModel
+
+#: Width of the card rim (fraction of the card width) treated as blank.
+EDGE_MARGIN: Final = 0.03
+
+
+def normalise_card(card: Image) -> FloatImage:
+    """Divide a straight card picture by its own white, per channel and locally (so a shadow
+    or a light gradient across the card cancels out)."""
+    f = card.astype(np.float32) / 255.0
+    white = np.percentile(f.reshape(-1, 3), 90, axis=0).astype(np.float32)
+    est = np.broadcast_to(white, f.shape)
+    sigma = 0.06 * card.shape[1]
+    # Twice: first with a lax idea of "white" that takes shadowed white in, then a strict one.
+    for level in (0.35, 0.7):
+        weight = ((f / np.maximum(est, 0.05)).min(axis=2) > level).astype(np.float32)
+        den = cv2.GaussianBlur(weight, (0, 0), sigma)
+        num = cv2.GaussianBlur(f * weight[..., None], (0, 0), sigma)
+        est = np.where(den[..., None] > 0.05, num / np.maximum(den, 1e-6)[..., None], est)
+    out: FloatImage = (f / np.maximum(est, 0.05)).astype(np.float32)
+    return out
+
+
+def find_index(norm: FloatImage) -> tuple[Blob, list[Blob]]:
+    """The pip and rank marks of the top-left index of a normalised canonical card.
+
+    The rank is the top-most mark near the corner, with any marks beside it (the 1 and 0 of
+    10); the pip is the nearest mark right below the rank."""
+    h, w = norm.shape[:2]
+    ink = inkness(norm) > 1.0 - INK_LEVEL
+    margin = round(0.015 * w)
+    ink[:margin, :] = ink[-margin:, :] = False
+    ink[:, :margin] = ink[:, -margin:] = False
+    region_w, region_h = 0.34 * w, 0.42 * h
+    marks = [
+        b for b in ink_blobs(ink, min_area=6)
+        if b.x + b.w <= region_w and b.y + b.h <= region_h and b.x < 0.22 * w
+        and b.size >= 0.03 * w and min(b.w, b.h) >= 0.02 * w
+    ]
+    if len(marks) < 2:
+        raise NoIndexFoundError(
+            "no corner index (rank above suit) found in the card's top-left corner"
+        )
+    top = min(marks, key=lambda b: b.y)
+    ranks = [b for b in marks
+             if min(b.y + b.h, top.y + top.h) - max(b.y, top.y) > 0.5 * min(b.h, top.h)]
+    left = min(b.x for b in ranks)
+    right = max(b.x + b.w for b in ranks)
+    bottom = max(b.y + b.h for b in ranks)
+    below = [b for b in marks if all(b is not r for r in ranks) and b.y >= bottom - 0.2 * top.h
+             and left - (right - left) <= b.centroid[0] <= right + (right - left)]
+    if not below:
+        raise NoIndexFoundError("the card's corner shows a rank but no suit pip below it")
+    pip = min(below, key=lambda b: b.y)
+    return pip, ranks
+
+
+def learn_card(code: str, card: Image) -> CardModel:
+    """Learn one card from its straight, upright canonical picture (BGR, CANON_H x CANON_W)."""
+    if card.shape[:2] != (CANON_H, CANON_W):
+        card = cv2.resize(card, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
+    norm = normalise_card(card)
+    try:
+        pip, ranks = find_index(norm)
+    except NoIndexFoundError:
+        norm = cv2.rotate(norm, cv2.ROTATE_180)
+        pip, ranks = find_index(norm)
+    ink = inkness(norm)
+    # The card's rim reads as blank, as recognition blanks the table and the card edges.
+    rim = round(EDGE_MARGIN * CANON_W)
+    ink[:rim, :] = 0.0
+    ink[-rim:, :] = 0.0
+    ink[:, :rim] = 0.0
+    ink[:, -rim:] = 0.0
+    anchors = [r.centroid for r in ranks]
+    if len(ranks) > 1:
+        areas = np.array([r.area for r in ranks], np.float64)
+        anchors.append((np.stack([r.centroid for r in ranks]) * areas[:, None]).sum(0)
+                       / areas.sum())
+    centre = np.array([CANON_W / 2, CANON_H / 2])
+    card_corners = np.array([[0, 0], [CANON_W, 0], [CANON_W, CANON_H], [0, CANON_H]], np.float64)
+    templates, corners, d_ratio, to_canon = [], [], [], []
+    colour = np.ones(3, np.float32)
+    for anchor in anchors:
+        d = float(np.linalg.norm(pip.centroid - anchor))
+        source = blur_for_step(ink, STEP * d)
+        for variant in affine_variants():
+            inverse = np.linalg.inv(variant)
+            p2 = variant @ (pip.centroid - centre) + centre
+            a2 = variant @ (anchor - centre) + centre
+            frame = frame_matrix(p2, a2)
+            back = np.eye(3)
+            back[:2, :2] = inverse
+            back[:2, 2] = centre - inverse @ centre
+            to_canon.append((back @ np.vstack([frame, [0, 0, 1]]))[:2])
+            m = (back @ np.vstack([patch_matrix(frame), [0, 0, 1]]))[:2]
+            patch = cv2.warpAffine(source, m, (PATCH_W, PATCH_H),
+                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_REPLICATE)
+            templates.append(patch.reshape(-1))
+            full = np.vstack([frame, [0, 0, 1]])
+            distorted = (card_corners - centre) @ variant.T + centre
+            local = np.linalg.solve(full, np.hstack([distorted, np.ones((4, 1))]).T).T[:, :2]
+            corners.append(local)
+            d_ratio.append(d / CANON_W)
+            if len(templates) == 1:
+                m0 = patch_matrix(frame_matrix(pip.centroid, anchor))
+                npatch = cv2.warpAffine(norm, m0, (PATCH_W, PATCH_H),
+                                        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                        borderMode=cv2.BORDER_REPLICATE)
+                ipatch = cv2.warpAffine(ink, m0, (PATCH_W, PATCH_H),
+                                        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                        borderMode=cv2.BORDER_REPLICATE)
+                colour = ink_colour(npatch, ipatch)
+    return CardModel(
+        code=code,
+        templates=describe(np.stack(templates).astype(np.float32)),
+        corners=np.stack(corners).astype(np.float32),
+        d_ratio=np.array(d_ratio, np.float32),
+        colour=colour,
+        pip_ratio=pip.size / CANON_W,
+        to_canon=np.stack(to_canon).astype(np.float32),
+        ink=np.round(ink * 255).astype(np.uint8),
+    )
+
+
+def sharpness(card: Image) -> float:
+    """How sharp a canonical card's ink is: variance of the Laplacian of its inkness over the
+    inkness variance (so faint gold ink and bold black ink score alike). Low means blurred."""
+    ink = inkness(normalise_card(card))
+    lap: FloatImage = cv2.Laplacian(ink, cv2.CV_32F)
+    return float(lap.var() / max(float(ink.var()), 1e-4))

@@ -1,0 +1,566 @@
+"""Naming the cards in a photo by their corner indices.
+
+Every pair of nearby ink marks on a card region is a guess "this is a rank, that is the suit
+pip below it". Each guess is sampled as an index patch in its own frame and compared with every
+learned index (normalised cross-correlation, plus the ink's colour relative to the card white).
+The best guesses become cards; a card's outline follows from where its index sits, and the
+card lying on top of an overlapping group is the one no other card's index lies on.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from scorekeeper.vision.features import (
+    FINE_PARTS,
+    INK_LEVEL,
+    PATCH_H,
+    PATCH_W,
+    STEP,
+    Blob,
+    FloatImage,
+    blur_for_step,
+    describe,
+    frame_matrix,
+    ink_blobs,
+    ink_colour,
+    patch_matrix,
+)
+from scorekeeper.vision.images import decode, read_bytes
+from scorekeeper.vision.profile import DeckProfile
+from scorekeeper.vision.scene import Scene, analyse, card_ink
+
+#: Long side of the working copy of a photo, in pixels.
+WORK_SIDE: Final = 1400
+#: Lowest coarse score for an index guess to be looked at closely.
+SHORTLIST: Final = 0.6
+#: Lowest fine score (aligned correlation less the colour difference) to count as a card.
+ACCEPT: Final = 0.6
+#: How many best cards of the coarse comparison are compared closely.
+FINALISTS: Final = 4
+#: ... as long as their coarse score is within this of the best.
+FINALIST_GAP: Final = 0.12
+#: Weight of the ink colour difference against the shape correlation.
+COLOUR_WEIGHT: Final = 0.6
+#: The close comparison reads the larger decoded photo when it is this much larger.
+DETAIL_MIN: Final = 1.2
+#: Ink colour differences up to this are measurement noise.
+COLOUR_FREE: Final = 0.2
+#: Below this confidence a card gets a warning asking the player to check it.
+CHECK_BELOW: Final = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class RecognizedCard:
+    """One card seen in a photo. ``corners`` are in the upright photo's pixels, clockwise from
+    the card's top-left (the corner of the index that was read)."""
+
+    code: str
+    confidence: float
+    top: bool
+    corners: tuple[tuple[float, float], ...]
+    alternatives: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "confidence": round(self.confidence, 3),
+            "top": self.top,
+            "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Recognition:
+    """The cards of one photo, left to right as seen, and warnings for the player."""
+
+    cards: tuple[RecognizedCard, ...]
+    warnings: tuple[str, ...] = ()
+    width: int = 0
+    height: int = 0
+
+    @property
+    def codes(self) -> list[str]:
+        return [c.code for c in self.cards]
+
+    @property
+    def top(self) -> RecognizedCard | None:
+        """The top card of the (first) overlapping group, if any."""
+        return next((c for c in self.cards if c.top), None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cards": [c.to_json() for c in self.cards], "warnings": list(self.warnings)}
+
+
+@dataclass
+class _Guess:
+    pip: int
+    anchor: int
+    frame: npt.NDArray[np.float64]
+    unit: float
+    region: int
+    card: int = -1
+    template: int = -1
+    score: float = -1.0
+    second: float = -1.0
+    second_card: int = -1
+    finalists: tuple[int, ...] = ()
+    templates: dict[int, int] = field(default_factory=dict)
+    colour: npt.NDArray[np.float32] | None = None
+
+
+@dataclass
+class _Card:
+    card: int
+    score: float
+    second: float
+    second_card: int
+    quad: npt.NDArray[np.float64]
+    index_points: list[npt.NDArray[np.float64]] = field(default_factory=list)
+    blobs: set[int] = field(default_factory=set)
+    top: bool = False
+
+
+def recognize(
+    image: bytes | bytearray | memoryview | str | Path, profile: DeckProfile | None = None
+) -> Recognition:
+    """Name the cards in a photo (bytes or a path) against a deck profile (built-in by default).
+
+    Raises NotAnImageError, EmptyImageError or ImageTooLargeError for bad input.
+    """
+    if profile is None:
+        from scorekeeper.vision.builtin import reference_profile
+
+        profile = reference_profile()
+    photo = decode(read_bytes(image), max_side=WORK_SIDE)
+    cards, warnings = find_cards(photo.image, profile, photo.detail)
+    s = photo.scale
+    out = [
+        RecognizedCard(
+            code=profile.codes[c.card],
+            confidence=_confidence(c.score, c.second),
+            top=c.top,
+            corners=tuple((float(x * s), float(y * s)) for x, y in c.quad),
+            alternatives=(profile.codes[c.second_card],) if c.second_card >= 0 else (),
+        )
+        for c in cards
+    ]
+    warnings += _warnings(out, photo.width, photo.height)
+    return Recognition(tuple(out), tuple(warnings), photo.width, photo.height)
+
+
+def _warnings(cards: list[RecognizedCard], width: int, height: int) -> list[str]:
+    """What a player should check or redo before confirming."""
+    out = []
+    for i, card in enumerate(cards, 1):
+        if card.confidence < CHECK_BELOW:
+            maybe = f" (or {card.alternatives[0]}?)" if card.alternatives else ""
+            out.append(f"card {i} read as {card.code} is uncertain{maybe}: please check it")
+        margin = 0.02 * max(width, height)
+        if any(x < -margin or y < -margin or x > width + margin or y > height + margin
+               for x, y in card.corners):
+            out.append(f"card {i} ({card.code}) is partly outside the photo")
+    counts = Counter(card.code for card in cards)
+    for code, count in counts.items():
+        if count > 1:
+            out.append(f"{code} was read {count} times: check it, unless the table plays with "
+                       f"{count} or more decks")
+    if cards:
+        widths = sorted(float(np.hypot(*np.subtract(c.corners[1], c.corners[0])))
+                        for c in cards)
+        if widths[len(widths) // 2] < 0.06 * max(width, height):
+            out.append("the cards look small: hold the phone closer for a surer reading")
+    return out
+
+
+def _confidence(score: float, second: float) -> float:
+    """0..1 from the fine score and its lead over the runner-up. Measured on the benchmark,
+    right readings score above 0.9 (a club and a spade of one rank may lead by only 0.01),
+    wrong ones mostly below 0.8."""
+    strength = min(1.0, max(0.0, (score - 0.65) / 0.3))
+    lead = min(1.0, max(0.0, (score - second) / 0.03))
+    return round(strength * (0.6 + 0.4 * lead), 3)
+
+
+def find_cards(
+    img: npt.NDArray[np.uint8], profile: DeckProfile, detail: npt.NDArray[np.uint8] | None = None
+) -> tuple[list[_Card], list[str]]:
+    """The cards in an upright BGR working image, left to right; and warnings. ``detail`` is
+    the same photo larger, if at hand: the close comparison samples the corners from it."""
+    warnings: list[str] = []
+    if len(profile) == 0:
+        return [], ["the deck profile holds no cards: calibrate the deck first"]
+    scene = analyse(img)
+    if not scene.card_width:
+        return [], ["no cards found: lay the cards on a plain table or cloth and fill the photo "
+                    "with them"]
+    long_side = max(img.shape[:2])
+    erode = max(2, round(long_side / 500))
+    ink = card_ink(scene, erode)
+    blobs = ink_blobs(ink > 1.0 - INK_LEVEL, min_area=5)
+    guesses = _guesses(scene, blobs, profile)
+    if not guesses:
+        return [], ["no card corners found: make sure each card's corner (rank and suit) shows"]
+    _score(scene, ink, guesses, profile)
+    cards = _assemble(scene, blobs, guesses, profile, _Fine(scene, ink, profile, detail))
+    cards = _same_size(cards)
+    if not cards:
+        warnings.append("no card could be read: hold the phone closer or steadier and retake")
+    _mark_top(cards)
+    cards.sort(key=lambda c: float(c.quad[:, 0].mean()))
+    return cards, warnings
+
+
+def _guesses(scene: Scene, blobs: list[Blob], profile: DeckProfile) -> list[_Guess]:
+    d_lo = float(profile.d_ratio.min()) * 0.45
+    d_hi = float(profile.d_ratio.max()) * 1.7
+    pip_lo = float(profile.pip_ratio.min()) * 0.35
+    pip_hi = float(profile.pip_ratio.max()) * 2.5
+    by_region: dict[int, list[int]] = {}
+    regions = scene.regions_at(np.array([b.centroid for b in blobs]).reshape(-1, 2))
+    for i, b in enumerate(blobs):
+        region = int(regions[i])
+        if region == 0:
+            continue
+        width = scene.card_width[region]
+        if b.size < pip_lo * width or b.size > 0.3 * width:
+            continue
+        by_region.setdefault(region, []).append(i)
+    out: list[_Guess] = []
+    for region, members in by_region.items():
+        width = scene.card_width[region]
+        if len(members) < 2:
+            continue
+        pts = np.stack([blobs[i].centroid for i in members])
+        diff = pts[:, None, :] - pts[None, :, :]
+        dist = np.hypot(diff[..., 0], diff[..., 1])
+        ok = (dist >= d_lo * width) & (dist <= d_hi * width)
+        for a, p in zip(*np.nonzero(ok), strict=True):
+            pip = blobs[members[p]]
+            if pip.size > pip_hi * width:
+                continue
+            frame = frame_matrix(pip.centroid, blobs[members[a]].centroid)
+            out.append(_Guess(members[p], members[a], frame, float(dist[a, p]), region))
+    return out
+
+
+def _score(scene: Scene, ink: FloatImage, guesses: list[_Guess], profile: DeckProfile) -> None:
+    levels: dict[int, FloatImage] = {}
+    patches = np.empty((len(guesses), PATCH_W * PATCH_H), np.float32)
+    for i, g in enumerate(guesses):
+        step = STEP * g.unit
+        level = 0 if step < 1.6 else (1 if step < 3.2 else 2)
+        if level not in levels:
+            levels[level] = blur_for_step(ink, (0.0, 2.4, 4.4)[level])
+        patches[i] = cv2.warpAffine(
+            levels[level], patch_matrix(g.frame), (PATCH_W, PATCH_H),
+            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE,
+        ).reshape(-1)
+    ncc = describe(patches) @ profile.templates.T  # (G, T)
+    n = len(profile.codes)
+    per_card = np.full((len(guesses), n), -1.0, np.float32)
+    best_template = np.zeros((len(guesses), n), np.int64)
+    for card in range(n):
+        cols = np.nonzero(profile.owner == card)[0]
+        sub = ncc[:, cols]
+        arg = sub.argmax(axis=1)
+        per_card[:, card] = sub[np.arange(len(guesses)), arg]
+        best_template[:, card] = cols[arg]
+    promising = np.nonzero(per_card.max(axis=1) >= SHORTLIST)[0]
+    for i in (int(k) for k in promising):
+        g = guesses[i]
+        m = patch_matrix(g.frame)
+        npatch = cv2.warpAffine(scene.norm, m, (PATCH_W, PATCH_H),
+                                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                borderMode=cv2.BORDER_REPLICATE)
+        ipatch = patches[i].reshape(PATCH_H, PATCH_W)
+        colour = ink_colour(npatch, ipatch)
+        penalty = _colour_penalty(profile.colours, colour)
+        combined = per_card[i] - penalty
+        order = np.argsort(-combined)
+        g.card = int(order[0])
+        g.score = float(combined[order[0]])
+        g.second_card = int(order[1]) if n > 1 else -1
+        g.second = float(combined[order[1]]) if n > 1 else -1.0
+        g.template = int(best_template[i, g.card])
+        g.colour = colour
+        g.finalists = tuple(int(c) for c in order[:FINALISTS]
+                            if combined[c] >= combined[order[0]] - FINALIST_GAP)
+        g.templates = {int(c): int(best_template[i, c]) for c in order[:FINALISTS]}
+
+
+def _colour_penalty(colours: npt.NDArray[np.float32], colour: npt.NDArray[np.float32]) -> (
+        npt.NDArray[np.float32]):
+    """Score lost for a difference in ink colour; small differences (blur, JPEG, light) are
+    free, different inks (red, gold, blue, black) are not."""
+    dist = np.linalg.norm(colours - colour[None, :], axis=1)
+    out: npt.NDArray[np.float32] = (COLOUR_WEIGHT * np.maximum(dist - COLOUR_FREE, 0.0)).astype(
+        np.float32)
+    return out
+
+
+class _Fine:
+    """Close comparison: a larger patch aligned to each finalist's index by ECC (affine)."""
+
+    def __init__(self, scene: Scene, ink: FloatImage, profile: DeckProfile,
+                 detail: npt.NDArray[np.uint8] | None) -> None:
+        self.scene = scene
+        self.ink = ink
+        self.profile = profile
+        self.levels: dict[float, FloatImage] = {}
+        self.cards: dict[int, FloatImage] = {}
+        self.detail = detail
+        self.inside = (ink > 0).astype(np.float32)
+        self.k = 1.0 if detail is None else detail.shape[1] / ink.shape[1]
+
+    def _sample(self, g: _Guess, part: int) -> FloatImage:
+        """The guess's rank or pip as ink, from the larger photo when there is one."""
+        window, width, height = FINE_PARTS[part]
+        step = (window[0][1] - window[0][0]) / width * g.unit
+        if self.detail is None or self.k < DETAIL_MIN or step * self.k < 1.0:
+            out: FloatImage = cv2.warpAffine(
+                self._source(step), patch_matrix(g.frame, width, height, window),
+                (width, height), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                borderMode=cv2.BORDER_REPLICATE)
+            return out
+        # Sample twice as finely from the larger photo, then average down (no aliasing).
+        to_detail = np.array([[self.k, 0.0, 0.5 * self.k - 0.5], [0.0, self.k, 0.5 * self.k - 0.5],
+                              [0.0, 0.0, 1.0]])
+        m = (to_detail @ np.vstack([patch_matrix(g.frame, 2 * width, 2 * height, window),
+                                    [0, 0, 1]]))[:2]
+        bgr = cv2.warpAffine(self.detail, m, (2 * width, 2 * height),
+                             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                             borderMode=cv2.BORDER_REPLICATE)
+        bgr = cv2.resize(bgr, (width, height), interpolation=cv2.INTER_AREA)
+        centre = g.frame[:, 2] / 4.0
+        sh, sw = self.scene.white_scale.shape[:2]
+        cx = min(sw - 1, max(0, int(centre[0])))
+        cy = min(sh - 1, max(0, int(centre[1])))
+        norm = bgr.astype(np.float32) * self.scene.white_scale[cy, cx][None, None, :]
+        inside = cv2.warpAffine(self.inside, patch_matrix(g.frame, width, height, window),
+                                (width, height), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
+                                borderMode=cv2.BORDER_CONSTANT)
+        ink: FloatImage = np.clip(1.0 - norm.min(axis=2), 0.0, 1.0) * inside
+        return ink
+
+    def _source(self, step: float) -> FloatImage:
+        sigma = round(0.45 * step * 2) / 2
+        if sigma not in self.levels:
+            self.levels[sigma] = blur_for_step(self.ink, sigma / 0.45)
+        return self.levels[sigma]
+
+    def _card(self, card: int) -> FloatImage:
+        if card not in self.cards:
+            ink = self.profile.ink[card].astype(np.float32) / 255.0
+            self.cards[card] = blur_for_step(ink, 1.6)
+        return self.cards[card]
+
+    def _template(self, card: int, t: int, part: int) -> FloatImage:
+        window, width, height = FINE_PARTS[part]
+        to_canon = np.vstack([self.profile.to_canon[t].astype(np.float64), [0, 0, 1]])
+        m = (to_canon @ np.vstack([patch_matrix(np.eye(3)[:2], width, height, window),
+                                   [0, 0, 1]]))[:2]
+        out: FloatImage = cv2.warpAffine(self._card(card), m, (width, height),
+                                         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                         borderMode=cv2.BORDER_REPLICATE)
+        return out
+
+    def settle(self, g: _Guess) -> None:
+        """Re-score a guess's finalists; set its card, score and runner-up.
+
+        Each part of the sample (rank, pip) is aligned once, to the best coarse candidate, and
+        then compared by gradient correlation with every finalist."""
+        colour = g.colour if g.colour is not None else np.ones(3, np.float32)
+        totals = dict.fromkeys(g.finalists, 0.0)
+        for part in range(len(FINE_PARTS)):
+            sample = self._sample(g, part)
+            first = g.finalists[0]
+            sample = _align(self._template(first, g.templates[first], part), sample)
+            grad = _gradients(sample)
+            for card in g.finalists:
+                tmpl = _gradients(self._template(card, g.templates[card], part))
+                totals[card] += float(tmpl @ grad / max(
+                    1e-6, float(np.linalg.norm(tmpl) * np.linalg.norm(grad))))
+        results = []
+        for card, total in totals.items():
+            penalty = float(_colour_penalty(self.profile.colours[card:card + 1], colour)[0])
+            results.append((total / len(FINE_PARTS) - penalty, card, g.templates[card]))
+        results.sort(reverse=True)
+        g.score, g.card, g.template = results[0]
+        if len(results) > 1:
+            g.second, g.second_card = results[1][0], results[1][1]
+
+
+def _align(template: FloatImage, sample: FloatImage) -> FloatImage:
+    """The sample warped onto the template by ECC (affine); unchanged if ECC fails."""
+    warp: npt.NDArray[Any] = np.eye(2, 3, dtype=np.float32)
+    criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 30, 1e-4)
+    h, w = template.shape
+    try:
+        _, warp = cv2.findTransformECC(template, sample, warp, cv2.MOTION_AFFINE, criteria,
+                                       np.full(template.shape, 255, np.uint8), 1)
+    except cv2.error:
+        return sample
+    out: FloatImage = cv2.warpAffine(sample, warp, (w, h),
+                                     flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                     borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+def _gradients(patch: FloatImage) -> npt.NDArray[np.float32]:
+    smooth = cv2.GaussianBlur(patch, (0, 0), 0.8)
+    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0)[1:-1, 1:-1]
+    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1)[1:-1, 1:-1]
+    return np.concatenate([gx.ravel(), gy.ravel()])
+
+
+def _quad(g: _Guess, profile: DeckProfile) -> npt.NDArray[np.float64]:
+    local = profile.corners[g.template].astype(np.float64)
+    out: npt.NDArray[np.float64] = local @ g.frame[:, :2].T + g.frame[:, 2]
+    return out
+
+
+def _inside_fraction(scene: Scene, quad: npt.NDArray[np.float64]) -> float:
+    """Share of points spread over a quad that fall on card regions."""
+    u = np.linspace(0.08, 0.92, 6)
+    v = np.linspace(0.06, 0.94, 8)
+    uu, vv = np.meshgrid(u, v)
+    tl, tr, br, bl = quad
+    pts = ((1 - uu)[..., None] * ((1 - vv)[..., None] * tl + vv[..., None] * bl)
+           + uu[..., None] * ((1 - vv)[..., None] * tr + vv[..., None] * br)).reshape(-1, 2)
+    return float((scene.regions_at(pts) > 0).mean())
+
+
+def _corner_exposed(scene: Scene, quad: npt.NDArray[np.float64]) -> bool:
+    """Whether one of the two card edges meeting at the corner next to the index read shows
+    where predicted: table just outside it, card just inside. A real index sits at a card's
+    corner; art in the middle of a card, read as an index, predicts edges that are not there."""
+    corner = quad[0]
+    width = float(np.linalg.norm(quad[1] - quad[0]))
+    gap = 0.06 * width
+    for along, other in ((quad[1] - quad[0], quad[3] - quad[0]),
+                         (quad[3] - quad[0], quad[1] - quad[0])):
+        normal = other / max(float(np.linalg.norm(other)), 1e-6)
+        points = [corner + t * along for t in (0.12, 0.3)]
+        outside = np.array([p - gap * normal for p in points])
+        inside = np.array([p + gap * normal for p in points])
+        if (scene.regions_at(outside) == 0).all() and (scene.regions_at(inside) > 0).all():
+            return True
+    return False
+
+
+def _assemble(
+    scene: Scene, blobs: list[Blob], guesses: list[_Guess], profile: DeckProfile, fine: _Fine
+) -> list[_Card]:
+    ranked = sorted((g for g in guesses if g.score >= SHORTLIST), key=lambda g: -g.score)
+    used: set[int] = set()
+    cards: list[_Card] = []
+    for g in ranked:
+        if g.pip in used or g.anchor in used:
+            continue
+        fine.settle(g)
+        if g.score < ACCEPT:
+            continue
+        quad = _quad(g, profile)
+        if _inside_fraction(scene, quad) < 0.75 or not _corner_exposed(scene, quad):
+            continue
+        point = blobs[g.pip].centroid
+        same = next((c for c in cards if _same_card(c, g.card, quad, point)), None)
+        used.update((g.pip, g.anchor))
+        if same is not None:
+            # The card's second index: average the two outlines (its corners run the other way
+            # round); if the two indices disagree, the better reading wins, with less confidence.
+            turned = np.roll(quad, 2, axis=0)
+            same.quad = (same.quad + turned) / 2
+            same.index_points.append(blobs[g.pip].centroid)
+            same.blobs.update((g.pip, g.anchor))
+            if g.card != same.card:
+                if g.score > same.score:
+                    same.second, same.second_card = same.score, same.card
+                    same.card, same.score = g.card, g.score
+                elif g.score > same.second:
+                    same.second, same.second_card = g.score, g.card
+            continue
+        cards.append(_Card(g.card, g.score, g.second, g.second_card, quad,
+                           [blobs[g.pip].centroid], {g.pip, g.anchor}))
+    return cards
+
+
+def _same_card(card: _Card, code: int, quad: npt.NDArray[np.float64],
+               point: npt.NDArray[np.float64]) -> bool:
+    """Whether an index read at ``point`` (outline ``quad``, card ``code``) is the other index
+    of ``card``: the same card with the same centre, or (a misreading of one of the two) a
+    card lying the other way round whose index sits where ``card``'s second index should."""
+    width = float(np.linalg.norm(card.quad[1] - card.quad[0]))
+    centre, other = card.quad.mean(axis=0), quad.mean(axis=0)
+    if code == card.card:
+        return bool(np.linalg.norm(centre - other) < 0.3 * width)
+    da, db = card.quad[1] - card.quad[0], quad[1] - quad[0]
+    cos = float(da @ db) / max(1e-6, float(np.linalg.norm(da) * np.linalg.norm(db)))
+    first = card.index_points[0]
+    return bool(cos < -0.8 and np.linalg.norm(2 * centre - first - point) < 0.15 * width
+                and np.linalg.norm(2 * other - point - first) < 0.15 * width)
+
+
+def _same_size(cards: list[_Card]) -> list[_Card]:
+    """Drop readings whose card would be far larger or smaller than the others: cards on one
+    table photo are all about the same size, art misread as an index is not."""
+    if len(cards) < 3:
+        return cards
+    sizes = [math.sqrt(abs(cv2.contourArea(c.quad.astype(np.float32)))) for c in cards]
+    median = float(np.median(sizes))
+    return [c for c, s in zip(cards, sizes, strict=True) if 0.55 < s / median < 1.8]
+
+
+def _point_in_quad(point: npt.NDArray[np.float64], quad: npt.NDArray[np.float64],
+                   shrink: float = 0.04) -> bool:
+    centre = quad.mean(axis=0)
+    q = centre + (quad - centre) * (1.0 - shrink)
+    contour = q.astype(np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) > 0
+
+
+def _overlap(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> bool:
+    area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    smaller = min(cv2.contourArea(a.astype(np.float32)), cv2.contourArea(b.astype(np.float32)))
+    return bool(area > 0.03 * smaller)
+
+
+def _mark_top(cards: list[_Card]) -> None:
+    """In each group of overlapping cards, mark the card that no other card's index lies on."""
+    n = len(cards)
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(n):
+        for j in range(i + 1, n):
+            if _overlap(cards[i].quad, cards[j].quad):
+                parent[root(i)] = root(j)
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        groups.setdefault(root(i), []).append(i)
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        covered = {
+            i: sum(
+                1 for j in members if j != i
+                for p in cards[j].index_points if _point_in_quad(p, cards[i].quad)
+            )
+            for i in members
+        }
+        best = min(members, key=lambda i: (covered[i], -len(cards[i].index_points)))
+        cards[best].top = True

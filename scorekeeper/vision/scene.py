@@ -1,0 +1,142 @@
+"""Finding cards in a photo: white balance, the card mask, and colours divided by the card white.
+
+Cards are the whitest, least coloured things on a card table (felt and wood are coloured or
+dark), so the mask is "low saturation and bright compared to the brightest things nearby".
+The card white is then estimated everywhere by normalised convolution over mask pixels, and
+the photo is divided by it: shadows, light gradients and warm or cool light cancel out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from scorekeeper.vision.features import FloatImage, Image, Mask
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Scene:
+    """A photo's card regions and its white-normalised colours."""
+
+    norm: FloatImage  # photo / card white, per channel
+    ink: FloatImage  # inkness of norm, 0..1
+    filled: npt.NDArray[np.int32]  # labels of card regions (holes filled) at half size
+    card_width: dict[int, float]  # label -> estimated card width in pixels
+    white_mask: Mask  # card white, at half size
+    white_scale: FloatImage  # per-channel factor photo -> normalised, at quarter size
+
+    def regions_at(self, points: npt.NDArray[np.float64]) -> npt.NDArray[np.int32]:
+        """Region labels (0 = table, or outside the photo) at full-size pixel points (N, 2)."""
+        h, w = self.filled.shape
+        xs = np.floor(points[:, 0] / 2).astype(int)
+        ys = np.floor(points[:, 1] / 2).astype(int)
+        valid = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+        out = np.zeros(len(points), np.int32)
+        out[valid] = self.filled[ys[valid], xs[valid]]
+        return out
+
+
+def white_balance(img: Image) -> FloatImage:
+    """The photo as floats (0..1), channels scaled so the whitest pixels (the cards) come out
+    neutral."""
+    out: FloatImage = img.astype(np.float32) * _gains(img)[None, None, :]
+    return out
+
+
+def _channel_max_min(f: FloatImage) -> tuple[FloatImage, FloatImage]:
+    b, g, r = cv2.split(f)
+    return cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r)
+
+
+def card_mask(f: FloatImage) -> Mask:
+    """Bright, colourless pixels: card white (balanced float image in)."""
+    v, low = _channel_max_min(f)
+    sat = (v - low) / (v + 0.02)
+    h, w = v.shape
+    small = cv2.resize(v, (max(1, w // 8), max(1, h // 8)), interpolation=cv2.INTER_AREA)
+    k = max(3, round(max(small.shape) / 6)) | 1
+    local = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    local = cv2.blur(local, (k, k))
+    local = cv2.resize(local, (w, h), interpolation=cv2.INTER_LINEAR)
+    out: Mask = (sat < 0.3) & (v > 0.5 * local) & (v > 0.2)
+    return out
+
+
+def fill_regions(white: Mask, min_area: float) -> tuple[npt.NDArray[np.int32], Mask]:
+    """Label the card regions with their holes (ink) filled; drop regions under ``min_area``."""
+    m: Image = white.astype(np.uint8)
+    m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros(white.shape, np.uint8)
+    big = [c for c in contours if cv2.contourArea(c) >= min_area]
+    cv2.drawContours(filled, big, -1, 1, thickness=cv2.FILLED)
+    count, labels = cv2.connectedComponents(filled, connectivity=8)
+    return labels.astype(np.int32), m.astype(bool)
+
+
+def _gains(img: Image) -> npt.NDArray[np.float32]:
+    """Per-channel factors (including 1/255) that make the whitest pixels neutral."""
+    sample = img[::4, ::4].reshape(-1, 3)
+    low = sample.min(axis=1)
+    whitest = sample[low >= np.percentile(low, 97)].astype(np.float32)
+    if len(whitest) < 10:
+        return np.full(3, 1.0 / 255.0, np.float32)
+    mean = whitest.mean(axis=0)
+    out: npt.NDArray[np.float32] = (mean.mean() / np.maximum(mean, 1.0) / 255.0).astype(
+        np.float32)
+    return out
+
+
+def analyse(img: Image) -> Scene:
+    """Card regions and normalised colours of an upright BGR photo."""
+    h, w = img.shape[:2]
+    long_side = max(h, w)
+    gains = _gains(img)
+    # Card regions at half size (plenty for their outlines).
+    hw, hh = max(1, w // 2), max(1, h // 2)
+    half = cv2.resize(img, (hw, hh), interpolation=cv2.INTER_AREA).astype(np.float32) * gains
+    white_half = card_mask(half)
+    labels_half, white_half = fill_regions(white_half, min_area=(0.02 * long_side) ** 2)
+    # Card white everywhere, by normalised convolution over white card pixels, at 1/4 scale.
+    weight = (white_half & (labels_half > 0)).astype(np.float32)
+    sw, sh = max(1, w // 4), max(1, h // 4)
+    ws = cv2.resize(weight, (sw, sh), interpolation=cv2.INTER_AREA)
+    fs = cv2.resize(half, (sw, sh), interpolation=cv2.INTER_AREA) * ws[..., None]
+    sigma = max(2.0, long_side / 4 / 60)
+    den = cv2.GaussianBlur(ws, (0, 0), sigma)
+    num = cv2.GaussianBlur(fs, (0, 0), sigma)
+    fallback = np.array([0.9, 0.9, 0.9], np.float32)
+    if ws.sum() > 0:
+        fallback = (num.reshape(-1, 3).sum(axis=0) / max(float(den.sum()), 1e-6)).astype(
+            np.float32)
+    est = np.where(den[..., None] > 0.02, num / np.maximum(den, 1e-6)[..., None], fallback)
+    # Divide by the white (with the gains folded in) in one pass over the full image.
+    small_scale = (gains / np.maximum(est, 0.03)).astype(np.float32)
+    scale = cv2.resize(small_scale, (w, h), interpolation=cv2.INTER_LINEAR)
+    norm = cv2.multiply(img, scale, dtype=cv2.CV_32F)
+    _, low = _channel_max_min(norm)
+    ink: FloatImage = np.clip(1.0 - low, 0.0, 1.0)
+    widths: dict[int, float] = {}
+    count = int(labels_half.max())
+    if count:
+        dist = cv2.distanceTransform((labels_half > 0).astype(np.uint8), cv2.DIST_L2, 3)
+        peaks = np.zeros(count + 1, np.float32)
+        np.maximum.at(peaks, labels_half.ravel(), dist.ravel())
+        widths = {label: 4.0 * float(peaks[label]) for label in range(1, count + 1)}
+    return Scene(norm, ink, labels_half, widths, white_half, small_scale)
+
+
+def card_ink(scene: Scene, erode: int) -> FloatImage:
+    """Inkness inside card regions (away from their edges), 0 elsewhere: what index patches
+    are sampled from, so the table around a card reads as blank like a card's margin."""
+    h, w = scene.ink.shape
+    inside: Image = (scene.filled > 0).astype(np.uint8)
+    half = max(1, erode // 2)
+    inside = cv2.erode(inside, cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (2 * half + 1, 2 * half + 1)))
+    inside = cv2.resize(inside, (w, h), interpolation=cv2.INTER_NEAREST)
+    out: FloatImage = cv2.multiply(scene.ink, inside, dtype=cv2.CV_32F)
+    return out

@@ -1,0 +1,313 @@
+"""Synthetic phone photos of cards on a table, with ground truth, for tests and the benchmark.
+
+A scene is laid out on the table plane in millimetres (fans of overlapping cards, cards apart,
+or both), seen through a pinhole camera tilted up to 45 degrees, over felt or wood, lit by a
+light gradient, a cast shadow and warm or cool light, blurred, noised, JPEG-compressed, and
+sometimes stored sideways with an EXIF orientation tag, as phones do.
+
+>>> import numpy as np
+>>> shot = make_photo(np.random.default_rng(1), ["Acl", "7he", "Qsh"], size=(800, 600))
+>>> shot.jpeg[:2], len(shot.cards) >= 1
+(b'\\xff\\xd8', True)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from scorekeeper.vision.images import with_orientation
+from scorekeeper.vision.reference import CARD_H, CARD_W, REFERENCE, DeckStyle, DrawnCard, draw_card
+
+Image = npt.NDArray[Any]  # uint8 BGR pixels (loosely typed, as OpenCV returns them)
+Points = npt.NDArray[np.float64]
+
+CARD_MM: Final = (63.0, 88.0)
+_MM_PER_PX: Final = CARD_MM[0] / CARD_W
+
+
+@dataclass(frozen=True, slots=True)
+class TruthCard:
+    """A card in a synthetic photo: code, upright-photo corners (TL, TR, BR, BL), top flag."""
+
+    code: str
+    corners: tuple[tuple[float, float], ...]
+    top: bool
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        xs, ys = zip(*self.corners, strict=True)
+        return (sum(xs) / 4, sum(ys) / 4)
+
+
+@dataclass(frozen=True, slots=True)
+class SynthPhoto:
+    """A JPEG photo and what is in it."""
+
+    jpeg: bytes
+    cards: tuple[TruthCard, ...]
+    width: int
+    height: int
+    kind: str
+    tilt: float
+    quality: int
+    orientation: int
+
+
+_CARD_CACHE: dict[tuple[str, str], DrawnCard] = {}
+
+
+def _drawn(code: str, style: DeckStyle) -> DrawnCard:
+    key = (code, style.name)
+    if key not in _CARD_CACHE:
+        _CARD_CACHE[key] = draw_card(code, style)
+    return _CARD_CACHE[key]
+
+
+def _rot(theta: float) -> npt.NDArray[np.float64]:
+    c, s = math.cos(theta), math.sin(theta)
+    return np.array([[c, -s], [s, c]])
+
+
+def _card_to_plane(centre: Points, theta: float) -> npt.NDArray[np.float64]:
+    """3x3 map from card-drawing pixels to table millimetres."""
+    m = np.eye(3)
+    m[:2, :2] = _rot(theta) * _MM_PER_PX
+    m[:2, 2] = centre - m[:2, :2] @ np.array([CARD_W / 2, CARD_H / 2])
+    return m
+
+
+def _layout(rng: np.random.Generator, codes: Sequence[str], kind: str) -> list[
+        tuple[str, Points, float, bool]]:
+    """Cards in drawing order: (code, centre mm, angle rad, top)."""
+    out: list[tuple[str, Points, float, bool]] = []
+    pool = list(codes)
+    rng.shuffle(pool)
+    if kind in ("fan", "mixed"):
+        n = int(rng.integers(3, 8)) if kind == "fan" else int(rng.integers(3, 5))
+        n = min(n, len(pool))
+        spacing = float(rng.uniform(15.0, 22.0))
+        step = math.radians(float(rng.uniform(0.0, 7.0)))
+        base = float(rng.uniform(0, 2 * math.pi))
+        reverse = kind == "fan" and rng.random() < 0.15
+        fan = []
+        for i in range(n):
+            k = i - (n - 1) / 2
+            local = np.array([i * spacing, 0.5 * k * k * step * spacing])
+            fan.append((pool.pop(), _rot(base) @ local, base + k * step))
+        if reverse:
+            fan.reverse()
+        for j, (code, centre, theta) in enumerate(fan):
+            out.append((code, centre, theta, j == len(fan) - 1))
+    if kind in ("apart", "mixed"):
+        n = int(rng.integers(1, 6)) if kind == "apart" else int(rng.integers(1, 3))
+        placed = [c for _, c, _, _ in out]
+        for _ in range(min(n, len(pool))):
+            for _attempt in range(200):
+                centre = rng.uniform(-140, 140, size=2)
+                if all(np.linalg.norm(centre - p) > 115 for p in placed):
+                    break
+            else:
+                continue
+            placed.append(centre)
+            out.append((pool.pop(), centre, float(rng.uniform(0, 2 * math.pi)), False))
+    centre = np.mean([c for _, c, _, _ in out], axis=0)
+    return [(code, c - centre, t, top) for code, c, t, top in out]
+
+
+def _camera(rng: np.random.Generator, tilt_deg: float, radius: float) -> npt.NDArray[np.float64]:
+    """3x3 homography from the table plane (mm, centred) to camera pixels (before framing)."""
+    tilt = math.radians(tilt_deg)
+    azimuth = float(rng.uniform(0, 2 * math.pi))
+    axis = np.array([math.cos(azimuth), math.sin(azimuth), 0.0])
+    k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
+    r = np.eye(3) + math.sin(tilt) * k + (1 - math.cos(tilt)) * (k @ k)
+    distance = radius * float(rng.uniform(2.2, 3.5))
+    f = 1000.0
+    kmat = np.array([[f, 0, 0], [0, f, 0], [0, 0, 1.0]])
+    rt = np.column_stack([r[:, 0], r[:, 1], np.array([0, 0, distance])])
+    out: npt.NDArray[np.float64] = kmat @ rt
+    return out
+
+
+def _project(h: npt.NDArray[np.float64], pts: Points) -> Points:
+    p = np.hstack([pts, np.ones((len(pts), 1))]) @ h.T
+    out: Points = p[:, :2] / p[:, 2:3]
+    return out
+
+
+def background(rng: np.random.Generator, width: int, height: int) -> Image:
+    """Felt, wood or dark cloth, drawn at low resolution and enlarged, with fine grain."""
+    sw, sh = max(8, width // 4), max(8, height // 4)
+    kind = rng.choice(["green felt", "blue felt", "red felt", "wood", "light wood", "dark"])
+    base = {
+        "green felt": (45, 105, 35), "blue felt": (110, 60, 25), "red felt": (40, 35, 115),
+        "wood": (45, 85, 135), "light wood": (95, 150, 195), "dark": (45, 42, 40),
+    }[str(kind)]
+    noise = cv2.GaussianBlur(rng.normal(0, 1, (sh, sw)).astype(np.float32), (0, 0), 2.0)
+    tex = noise * 6.0
+    if "wood" in str(kind):
+        angle = float(rng.uniform(0, math.pi))
+        yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
+        along = xx * math.cos(angle) + yy * math.sin(angle)
+        warp = cv2.GaussianBlur(rng.normal(0, 1, (sh, sw)).astype(np.float32), (0, 0), 12) * 60
+        grain = np.sin((along + warp) * float(rng.uniform(0.05, 0.12)))
+        tex = tex + grain.astype(np.float32) * 18.0
+    img = np.clip(np.array(base, np.float32)[None, None, :] * (1 + tex[..., None] / 120.0)
+                  + tex[..., None] * 0.3, 0, 255)
+    big: Image = cv2.resize(img.astype(np.uint8), (width, height),
+                            interpolation=cv2.INTER_LINEAR)
+    return big
+
+
+def _lighting(rng: np.random.Generator, width: int, height: int) -> npt.NDArray[np.float32]:
+    """A smooth light field (gradient and maybe a soft cast shadow), values about 0.55..1.1."""
+    sw, sh = 64, 48
+    yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
+    a = float(rng.uniform(0, 2 * math.pi))
+    ramp = ((xx / sw - 0.5) * math.cos(a) + (yy / sh - 0.5) * math.sin(a)).astype(np.float32)
+    lo, hi = float(rng.uniform(0.6, 0.85)), float(rng.uniform(0.95, 1.1))
+    light = lo + (hi - lo) * (ramp - ramp.min()) / max(1e-6, float(np.ptp(ramp)))
+    if rng.random() < 0.5:
+        mask: npt.NDArray[Any] = np.zeros((sh, sw), np.float32)
+        cx, cy = rng.uniform(0, sw), rng.uniform(0, sh)
+        pts = np.array([[cx + rng.uniform(-30, 30), cy + rng.uniform(-25, 25)] for _ in range(5)])
+        cv2.fillConvexPoly(mask, cv2.convexHull(pts.astype(np.int32)), 1.0)
+        mask = cv2.GaussianBlur(mask, (0, 0), float(rng.uniform(2, 5)))
+        light = light * (1 - float(rng.uniform(0.25, 0.45)) * mask)
+    out: npt.NDArray[np.float32] = cv2.resize(light.astype(np.float32), (width, height),
+                                              interpolation=cv2.INTER_LINEAR)
+    return out
+
+
+def _paste(canvas: Image, drawn: DrawnCard, h: npt.NDArray[np.float64], shadow: float) -> None:
+    """Draw one card through homography ``h`` (card pixels -> canvas), with a drop shadow."""
+    ch, cw = canvas.shape[:2]
+    corners = _project(h, np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], float))
+    pad = 12
+    x0 = max(0, int(corners[:, 0].min()) - pad)
+    y0 = max(0, int(corners[:, 1].min()) - pad)
+    x1 = min(cw, int(corners[:, 0].max()) + pad + 1)
+    y1 = min(ch, int(corners[:, 1].max()) + pad + 1)
+    if x1 <= x0 or y1 <= y0:
+        return
+    shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1.0]]) @ h
+    size = (x1 - x0, y1 - y0)
+    face = cv2.warpPerspective(drawn.image, shift, size, flags=cv2.INTER_LINEAR)
+    alpha = cv2.warpPerspective(drawn.alpha, shift, size, flags=cv2.INTER_LINEAR)
+    a = alpha.astype(np.float32)[..., None] / 255.0
+    roi = canvas[y0:y1, x0:x1].astype(np.float32)
+    if shadow > 0:
+        offset = max(1.0, 0.004 * max(ch, cw))
+        m = np.array([[1, 0, offset], [0, 1, offset]], np.float32)
+        soft = cv2.warpAffine(alpha, m, size)
+        soft = cv2.GaussianBlur(soft, (0, 0), offset * 1.5).astype(np.float32)[..., None] / 255.0
+        roi *= 1.0 - shadow * soft
+    roi = roi * (1.0 - a) + face.astype(np.float32) * a
+    canvas[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
+
+
+def make_photo(
+    rng: np.random.Generator,
+    codes: Sequence[str],
+    style: DeckStyle = REFERENCE,
+    size: tuple[int, int] = (4000, 3000),
+    kind: str | None = None,
+    max_tilt: float = 45.0,
+    quality: tuple[int, int] = (40, 95),
+    exif: bool = True,
+    light: str | None = None,
+) -> SynthPhoto:
+    """One photo of cards drawn from ``codes`` (each used at most once), with ground truth.
+
+    ``kind`` is ``fan``, ``apart`` or ``mixed`` (random by default); ``light`` is ``warm``,
+    ``cool`` or ``neutral`` (random by default)."""
+    width, height = size
+    if kind is None:
+        kind = str(rng.choice(["fan", "fan", "apart", "mixed"]))
+    layout = _layout(rng, codes, kind)
+    tilt = float(rng.uniform(0.0, max_tilt))
+    radius = max(float(np.linalg.norm(c)) for _, c, _, _ in layout) + 60.0
+    cam = _camera(rng, tilt, radius)
+    # Frame the scene: fit its projected bounding box into part of the photo.
+    outline = [
+        _project(cam @ _card_to_plane(c, t), np.array(
+            [[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], float))
+        for _, c, t, _ in layout
+    ]
+    allpts = np.vstack(outline)
+    lo, hi = allpts.min(axis=0), allpts.max(axis=0)
+    fill = float(rng.uniform(0.55, 0.85))
+    scale = fill * min(width / (hi[0] - lo[0]), height / (hi[1] - lo[1]))
+    offset = np.array([width, height]) / 2 - scale * (lo + hi) / 2
+    offset += rng.uniform(-0.5, 0.5, 2) * (np.array([width, height]) - scale * (hi - lo)) * 0.8
+    frame = np.array([[scale, 0, offset[0]], [0, scale, offset[1]], [0, 0, 1.0]])
+    canvas = background(rng, width, height)
+    truth = []
+    for code, centre, theta, top in layout:
+        h = frame @ cam @ _card_to_plane(centre, theta)
+        _paste(canvas, _drawn(code, style), h, shadow=float(rng.uniform(0.2, 0.4)))
+        quad = _project(h, np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], float))
+        truth.append(TruthCard(code, tuple((float(x), float(y)) for x, y in quad), top))
+    photo = _finish(rng, canvas, light)
+    q = int(rng.integers(quality[0], quality[1] + 1))
+    orientation = int(rng.choice([1, 1, 3, 6, 8])) if exif else 1
+    stored = {3: cv2.rotate(photo, cv2.ROTATE_180),
+              6: cv2.rotate(photo, cv2.ROTATE_90_COUNTERCLOCKWISE),
+              8: cv2.rotate(photo, cv2.ROTATE_90_CLOCKWISE)}.get(orientation, photo)
+    ok, buf = cv2.imencode(".jpg", stored, [cv2.IMWRITE_JPEG_QUALITY, q])
+    assert ok
+    jpeg = buf.tobytes()
+    if orientation != 1:
+        jpeg = with_orientation(jpeg, orientation)
+    return SynthPhoto(jpeg, tuple(truth), width, height, kind, tilt, q, orientation)
+
+
+def _finish(rng: np.random.Generator, canvas: Image, temperature: str | None = None) -> Image:
+    """Light, colour temperature, blur and sensor noise."""
+    height, width = canvas.shape[:2]
+    light = _lighting(rng, width, height)
+    if temperature is None:
+        temperature = str(rng.choice(["warm", "cool", "neutral"]))
+    gains = {"warm": (float(rng.uniform(0.7, 0.85)), float(rng.uniform(0.88, 0.95)), 1.0),
+             "cool": (1.0, float(rng.uniform(0.93, 0.98)), float(rng.uniform(0.78, 0.9))),
+             "neutral": (1.0, 1.0, 1.0)}[temperature]
+    img: npt.NDArray[Any] = canvas.astype(np.float32) * light[..., None] * np.array(gains,
+                                                                                 np.float32)
+    sigma = float(rng.uniform(0.4, 2.2)) * max(width, height) / 4000
+    if sigma > 0.3:
+        img = cv2.GaussianBlur(img, (0, 0), sigma)
+    noise_sd = float(rng.uniform(1.5, 5.0))
+    nw, nh = max(1, width // 2), max(1, height // 2)
+    noise = cv2.resize(rng.normal(0, noise_sd, (nh, nw)).astype(np.float32), (width, height))
+    img += noise[..., None]
+    out: Image = np.clip(img, 0, 255).astype(np.uint8)
+    return out
+
+
+def calibration_photo(
+    rng: np.random.Generator, code: str, style: DeckStyle, size: tuple[int, int] = (2400, 1800),
+) -> bytes:
+    """A photo of one card lying flat, taken roughly from above (for calibration)."""
+    width, height = size
+    theta = float(rng.uniform(0, 2 * math.pi))
+    cam = _camera(rng, float(rng.uniform(0, 12)), 100.0)
+    plane = _card_to_plane(np.zeros(2), theta)
+    quad = _project(cam @ plane, np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]],
+                                          float))
+    lo, hi = quad.min(axis=0), quad.max(axis=0)
+    scale = float(rng.uniform(0.45, 0.7)) * min(width / (hi[0] - lo[0]), height / (hi[1] - lo[1]))
+    offset = np.array([width, height]) / 2 - scale * (lo + hi) / 2
+    frame = np.array([[scale, 0, offset[0]], [0, scale, offset[1]], [0, 0, 1.0]])
+    canvas = background(rng, width, height)
+    _paste(canvas, _drawn(code, style), frame @ cam @ plane, shadow=0.3)
+    photo = _finish(rng, canvas)
+    ok, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert ok
+    return bytes(buf.tobytes())

@@ -1,0 +1,377 @@
+/* Rules-pack games (Toss Hearts, Toss Colors, Tossní, Tong-Its, Indian Chief, Carousel, Three
+   Thirteen, Rummy): the standings, chips and score sheet every page shows, and on the keeper's
+   tablet the hand form rendered from the pack's declarative hand_form, with a dry-run preview. */
+"use strict";
+(() => {
+  const GAME = JSON.parse(document.getElementById("game-data").textContent);
+  const RANK_NAMES = {1: "Aces", 2: "2s", 3: "3s", 4: "4s", 5: "5s", 6: "6s", 7: "7s", 8: "8s", 9: "9s", 10: "10s", 11: "Jacks", 12: "Queens", 13: "Kings"};
+  const MELD_NAMES = {"rich-man": "Rich Man", "poor-man": "Poor Man", "beggar-man": "Beggar Man", "thief": "Thief", "doctor": "Doctor", "lawyer": "Lawyer", "indian-chief": "Indian Chief"};
+  const WIN_NAMES = {"tongit": "Tongit (went out)", "challenged-draw": "Draw, challenged", "draw": "Draw, not challenged", "stock": "Stock ran out"};
+  const sign = (d) => `${d > 0 ? "+" : ""}${d}`;
+  const goalOf = (s) => s.options.goal || s.options.limit || null;
+  // Tong-Its totals are the chips paid hand by hand (its lower_wins is about deadwood): most leads.
+  const lowFirst = (s) => s.lower_wins && GAME.name !== "tong-its";
+
+  /* --- what every page shows --------------------------------------------------------------- */
+  function ranked(s) {
+    const lastHand = (s.hands || [])[s.hands.length - 1];
+    const colours = Object.fromEntries((s.boards || []).map((b) => [b.owner, b.colour]));
+    const rows = s.players.map((p, seat) => ({name: p.name, score: p.score, seat, colour: colours[p.name] || "#888",
+      last: lastHand ? (lastHand.deltas || {})[p.name] || 0 : null}));
+    rows.sort((a, b) => (lowFirst(s) ? a.score - b.score : b.score - a.score) || a.seat - b.seat);
+    let place = 0, prev = null;
+    rows.forEach((r, i) => { if (r.score !== prev) { place = i + 1; prev = r.score; } r.place = place; });
+    return rows;
+  }
+  function standingsHTML(s, me) {
+    const chips = s.chips && s.chips.counts;
+    return `<table class="standings" id="standings-table"><tr><th></th><th>Player</th><th class="num">${s.hand_no ? `Hand ${s.hand_no}` : ""}</th><th class="num">Total</th>${chips ? `<th class="num">Chips</th>` : ""}</tr>` +
+      ranked(s).map((r) => `<tr data-player="${SK.esc(r.name)}" class="${r.place === 1 && s.hand_no ? "lead" : ""}${r.name === me ? " me" : ""}">
+        <td class="place">${r.place}.</td><td><span class="swatch" style="background:${SK.esc(r.colour)}"></span>${SK.esc(r.name)}${r.name === me ? `<span class="you">you</span>` : ""}</td>
+        <td class="num ${(r.last < 0) !== lowFirst(s) ? "neg" : "pos"}">${r.last === null ? "" : sign(r.last)}</td>
+        <td class="num total" data-total>${r.score}</td>${chips ? `<td class="num" data-chips>${chips[r.name]}</td>` : ""}</tr>`).join("") +
+      `</table><p class="muted">${GAME.name === "tong-its" ? "Totals are the chips paid to hand winners (antes and the pot under Chips)." : lowFirst(s) ? "Lowest total wins." : "Highest total wins."}${!goalOf(s) ? "" : GAME.name === "toss-hearts" ? ` The game ends when a total passes ${goalOf(s)}.` : ` Game to ${goalOf(s)}.`}</p>`;
+  }
+  function chipsHTML(s) {
+    const c = s.chips; if (!c) return "";
+    return `<p>${Object.entries(c.counts).map(([p, n]) => `<span class="chip" data-chip-count="${SK.esc(p)}">${SK.esc(p)} <b>${n}</b></span>`).join("")}
+      <span class="chip">pot <b data-pot>${c.pot}</b></span></p>
+      <p class="muted">${GAME.name === "tong-its" ? "Antes 2 a hand; the pot goes to whoever wins two hands in a row. Counts start at " + c.start + "."
+        : `Antes 3 a hand; a made bid takes the pot. Everyone started with ${c.start}.`}${c.game_over ? " <b>The chip game is over: a player has no chips.</b>" : ""}</p>
+      ${c.error ? `<p class="refusal">Chips stop at ${SK.esc(c.error)}</p>` : ""}`;
+  }
+  function statusHTML(s) {
+    const parts = [`<b>${SK.esc(s.title)}</b>`];
+    if (s.phase === "game-over") parts.push(s.winner ? `<b>${SK.esc(s.winner)} wins!</b>` : "<b>Game over: no single winner</b>");
+    parts.push(`Hand ${s.hand_no} played`);
+    if (GAME.name === "three-thirteen" && s.phase !== "game-over") parts.push(`Next: hand ${s.hand_no + 1}, <span class="wild" data-wild>${RANK_NAMES[s.hand_no + 3]} wild</span>`);
+    if (GAME.name === "indian-chief" && s.phase !== "game-over") parts.push(`Next: turn ${s.hand_no + 1} of 7`);
+    if (goalOf(s)) parts.push(`${GAME.name === "toss-hearts" ? "Limit" : "Goal"} ${goalOf(s)}`);
+    return parts.map((p) => `<span>${p}</span>`).join("");
+  }
+  function handSummary(h) {
+    const e = h.entry || {}, d = h.details || {};
+    switch (GAME.name) {
+      case "toss-colors": return `${SK.esc(e.bidder)} bid ${e.bid}${e.nil ? " Nil" : ""}${e.alone ? " alone" : e.partner ? ` with ${SK.esc(e.partner)}` : ""}: ${d.made ? "made" : "failed"}`;
+      case "tossni": return `out: ${(e.order || []).map(SK.esc).join(", ")}`;
+      case "tong-its": return `${WIN_NAMES[e.win] || SK.esc(e.win)}; won by ${SK.esc(d.hand_winner)}`;
+      case "three-thirteen": return `${RANK_NAMES[(e.hand_no || h.hand_no) + 2]} wild`;
+      case "indian-chief": return `turn ${e.turn}`;
+      case "rummy": return `${SK.esc(e.winner)} went out${e.rummy ? " (rummy)" : ""}`;
+      case "carousel": return `${SK.esc(e.knocker)} knocked`;
+      default: return (d.notes || []).map(SK.esc).join("; ");
+    }
+  }
+  function handListHTML(s) {
+    const hands = s.hands || [];
+    if (!hands.length) return "no hand scored yet";
+    const names = s.players.map((p) => p.name);
+    return `<table class="grid"><tr><th>Hand</th>${names.map((n) => `<th class="num">${SK.esc(n)}</th>`).join("")}<th></th></tr>` +
+      hands.slice().reverse().map((h) => `<tr><td>${h.hand_no}</td>${names.map((n) => { const x = (h.deltas || {})[n] || 0; return `<td class="num ${x < 0 ? "neg" : "pos"}">${sign(x)}</td>`; }).join("")}<td class="muted">${handSummary(h)}</td></tr>`).join("") +
+      `</table>` + ((s.corrections || []).length ? `<p class="muted">Corrections: ${s.corrections.map((c) => `${SK.esc(c.target)} ${sign(c.points)} (${SK.esc(c.reason)})`).join("; ")}</p>` : "");
+  }
+  function sheetHTML(s) {  // Indian Chief: the seven boxes of each player's sheet
+    const names = s.players.map((p) => p.name), box = {};
+    names.forEach((n) => { box[n] = {}; });
+    (s.hands || []).forEach((h) => Object.entries((h.details || {}).melds || {}).forEach(([n, m]) => { box[n][m.meld] = m.points; }));
+    return `<table class="grid sheet"><tr><th>Player</th>${Object.values(MELD_NAMES).map((m) => `<th title="${m}">${m.replace(" Man", "").replace("Indian ", "")}</th>`).join("")}<th class="num">Total</th></tr>` +
+      names.map((n) => `<tr data-sheet="${SK.esc(n)}"><td>${SK.esc(n)}</td>${Object.keys(MELD_NAMES).map((m) => `<td class="box">${m in box[n] ? box[n][m] : "&middot;"}</td>`).join("")}<td class="num"><b>${s.players.find((p) => p.name === n).score}</b></td></tr>`).join("") + `</table>`;
+  }
+  function renderCommon(t) {
+    const s = t.state, me = t.role.player;
+    SK.$("#status").innerHTML = statusHTML(s) + (t.role.kind === "keeper" ? `<span class="muted">update ${t.seq}</span>` : "");
+    SK.$("#winner").innerHTML = s.phase === "game-over" ? `<div class="winner-banner" data-winner>${s.winner ? `${SK.esc(s.winner)} wins the game!` : "Game over: tied, no single winner"}</div>` : "";
+    SK.$("#standings").innerHTML = standingsHTML(s, me);
+    SK.$("#chips-box").hidden = !s.chips; if (s.chips) SK.$("#chips").innerHTML = chipsHTML(s);
+    SK.$("#sheet-box").hidden = GAME.name !== "indian-chief"; if (GAME.name === "indian-chief") SK.$("#sheet").innerHTML = sheetHTML(s);
+    SK.$("#hand-list").innerHTML = handListHTML(s);
+  }
+
+  /* --- the player's phone and the display -------------------------------------------------- */
+  if (!SK.$("#hand-form")) {
+    const t = new SK.Table(SK.boot, render);
+    function render() {
+      renderCommon(t);
+      const s = t.state, me = t.role.player, last = (s.hands || [])[s.hands.length - 1], box = SK.$("#confirm-box");
+      if (last && me) {
+        const done = ((t.meta.confirmations || {})[String(last.hand_no)] || []).includes(me);
+        box.hidden = false;
+        box.innerHTML = `<h2>Hand ${last.hand_no}</h2><p>You: <b>${sign((last.deltas || {})[me] || 0)}</b></p>` + (done
+          ? `<p class="okbox" data-confirmed>\u2714 You confirmed hand ${last.hand_no}.</p>`
+          : `<button type="button" class="primary" id="confirm" data-hand="${last.hand_no}">My score is right</button>`);
+      } else box.hidden = true;
+    }
+    document.addEventListener("click", async (ev) => {
+      const b = ev.target.closest("#confirm"); if (!b) return;
+      const r = await SK.api("POST", `/api/tables/${t.id}/confirm`, {hand_no: +b.dataset.hand});
+      if (!r.ok) SK.toast(r.data.error, true);
+    });
+    render();
+    return;
+  }
+
+  /* --- the keeper's tablet: the hand form ---------------------------------------------------- */
+  const t = new SK.Table(SK.boot, render);
+  const form = SK.$("#hand-form"), corr = SK.$("#correction-form");
+  const players = () => t.state.players.map((p) => p.name);
+  const decks = (t.setup && t.setup.decks) || 1;
+  let action = "hand", target = null, order = [], previewTimer = null;
+  const aid = {queens: 0, aces: 0};
+  const picker = {el: null, obj: null};
+
+  // Fields the app fills itself: the hand number, the sheet's used melds, Carousel's boxes won,
+  // Tong-Its seats (the table's seat order).
+  const AUTO = new Set(["hand_no", "used", "hands_won", "players"]);
+  const PER_PLAYER_CARD_HELP = {"toss-hearts": "points taken", "tong-its": "deadwood", "three-thirteen": "deadwood", "rummy": "deadwood", "carousel": "deadwood"};
+
+  function playerOptions(required, current) {
+    return (required ? "" : `<option value="">(nobody)</option>`) + players().map((p) => `<option${p === current ? " selected" : ""}>${SK.esc(p)}</option>`).join("");
+  }
+  function fieldHTML(f) {
+    const lab = SK.esc(f.label), help = f.help ? `<small class="muted">${SK.esc(f.help)}</small>` : "";
+    if (AUTO.has(f.name) || f.kind === "teams") return "";
+    if (f.name === "turn") return `<label>${lab}<input type="number" name="turn" min="1" max="7" value="${t.state.hand_no + 1}"></label>`;
+    if (f.per_player) {
+      if (f.kind === "cards") return `<fieldset data-field="${f.name}"><legend>${lab}${help ? " &middot; " + SK.esc(f.help) : ""}</legend>${players().map((p) =>
+        `<div class="prow" data-row="${SK.esc(p)}" data-field="${f.name}"><span class="pname">${SK.esc(p)}</span><input class="cards" data-cards="${f.name}" data-p="${SK.esc(p)}" placeholder="tap here, then pick cards, or type codes">
+         ${photoButton(f.name, p)}<span class="muted" data-count="${f.name}:${SK.esc(p)}"></span></div>`).join("")}</fieldset>`;
+      if (f.kind === "int") return `<fieldset data-field="${f.name}"><legend>${lab}</legend><div class="row">${players().map((p) =>
+        `<label>${SK.esc(p)}<input type="number" min="${f.minimum ?? ""}" step="1" data-int="${f.name}" data-p="${SK.esc(p)}"></label>`).join("")}</div></fieldset>`;
+      if (f.kind === "group") return `<fieldset data-field="${f.name}"><legend>${lab}</legend>${players().map((p) =>
+        `<div class="prow" data-row="${SK.esc(p)}" data-field="${f.name}"><span class="pname">${SK.esc(p)}</span>
+          <select data-meld="${SK.esc(p)}">${meldChoices(p)}</select>
+          <input class="cards" data-cards="${f.name}" data-p="${SK.esc(p)}" placeholder="the meld's cards">${photoButton(f.name, p)}
+          <select data-suit="${SK.esc(p)}" title="Doctor's named suit"><option value="">(suit)</option><option value="cl">\u2663 clubs</option><option value="sp">\u2660 spades</option><option value="he">\u2665 hearts</option><option value="di">\u2666 diamonds</option></select></div>`).join("")}</fieldset>`;
+      return "";
+    }
+    switch (f.kind) {
+      case "int": return `<label>${lab}<input type="number" name="${f.name}" step="1" min="${f.minimum ?? ""}" value="${f.default ?? ""}">${help}</label>`;
+      case "bool": return `<label class="check"><input type="checkbox" name="${f.name}"${f.default ? " checked" : ""}> ${lab}</label>`;
+      case "choice": return `<label>${lab}<select name="${f.name}">${f.required ? "" : `<option value="">(none)</option>`}${f.choices.map((c) => `<option value="${c}">${SK.esc(WIN_NAMES[c] || c)}</option>`).join("")}</select>${help}</label>`;
+      case "player": return `<label>${lab}<select name="${f.name}">${playerOptions(f.required, null)}</select>${help}</label>`;
+      case "players": return `<fieldset data-field="${f.name}"><legend>${lab}</legend>${players().map((p) => `<label class="check"><input type="checkbox" data-many="${f.name}" value="${SK.esc(p)}"> ${SK.esc(p)}</label>`).join("")}</fieldset>`;
+      case "order": return `<fieldset data-field="${f.name}"><legend>${lab}: tap the players in order</legend><div class="order-list">${players().map((p) => `<button type="button" data-order="${SK.esc(p)}">${SK.esc(p)}</button>`).join("")}
+        <button type="button" data-order-clear>Clear</button></div><p data-order-shown class="muted">nobody yet</p></fieldset>`;
+      case "group": return `<fieldset data-field="${f.name}"><legend><label class="check"><input type="checkbox" data-group="${f.name}"> ${lab}</label></legend><div class="row">${f.fields.map((g) =>
+        g.kind === "player" ? `<label>${SK.esc(g.label)}<select name="${f.name}.${g.name}">${playerOptions(true, null)}</select></label>`
+          : g.kind === "bool" ? `<label class="check"><input type="checkbox" name="${f.name}.${g.name}"> ${SK.esc(g.label)}</label>` : "").join("")}</div></fieldset>`;
+      default: return "";
+    }
+  }
+  function photoButton(field, p) {  // a photo of the cards fills the row (the keeper checks it)
+    return `<label class="btn photo-row" title="photograph ${SK.esc(p)}'s cards" aria-label="photograph ${SK.esc(p)}'s cards"><svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path fill="currentColor" d="M9 3 7.2 5H4a2 2 0 0 0-2 2v11a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2V7a2 2 0 0 0-2-2h-3.2L15 3H9zm3 5a5 5 0 1 1 0 10 5 5 0 0 1 0-10zm0 2a3 3 0 1 0 0 6 3 3 0 0 0 0-6z"/></svg><input type="file" accept="image/*" capture="environment" hidden data-photo="${field}" data-p="${SK.esc(p)}"></label>`;
+  }
+  async function readPhoto(input) {
+    const file = input.files && input.files[0]; if (!file) return;
+    const row = SK.$(`input[data-cards="${input.dataset.photo}"][data-p="${CSS.escape(input.dataset.p)}"]`, form);
+    const body = new FormData(); body.append("photo", file, file.name || "photo.jpg");
+    SK.toast("Reading the cards\u2026");
+    let res, data;
+    try {
+      res = await fetch(`/api/tables/${t.id}/photos`, {method: "POST", body, credentials: "same-origin", headers: {"Accept": "application/json"}});
+      try { data = await res.json(); } catch (e) { data = {error: res.status === 413 ? "the photo is too large" : res.statusText}; }
+    } catch (e) { res = {ok: false}; data = {error: "no connection to the scorekeeper: check the Wi-Fi"}; }
+    input.value = "";
+    if (!res.ok) { SK.$("#refusal").innerHTML = `<div class="refusal" data-photo-error>Photo: ${SK.esc(data.error)}</div>`; return; }
+    const codes = data.cards.map((c) => c.code), unsure = data.cards.filter((c) => c.check).map((c) => c.code);
+    row.value = [...cardsOf(row), ...codes].join(" ");
+    selectTarget(row); cardCounts(); schedulePreview();
+    SK.toast(`${codes.length} card(s) read from the photo${unsure.length ? `; check ${unsure.join(" ")}` : ""}`, unsure.length > 0);
+  }
+  function usedMelds(p) {
+    return (t.state.hands || []).map((h) => (((h.details || {}).melds || {})[p] || {}).meld).filter(Boolean);
+  }
+  function meldChoices(p) {
+    const used = usedMelds(p);
+    return Object.entries(MELD_NAMES).filter(([m]) => !used.includes(m)).map(([m, l]) => `<option value="${m}">${l}</option>`).join("");
+  }
+  function extrasHTML() {
+    if (GAME.name === "toss-hearts") return `<label>Shot the moon<select id="moon"><option value="">(nobody)</option>${players().map((p) => `<option>${SK.esc(p)}</option>`).join("")}</select>
+      <small class="muted">fills in every heart and Queen of Spades for that player (option moon=${SK.esc(t.state.options.moon)})</small></label>`;
+    if (GAME.name === "three-thirteen") return `<p>Hand <b>${t.state.hand_no + 1}</b> of 11: <span class="wild" data-wild>${RANK_NAMES[t.state.hand_no + 3] || "-"} are wild</span></p>`;
+    return "";
+  }
+  function buildForm() {
+    order = []; target = null;
+    const fields = GAME.hand_form.map(fieldHTML).join("");
+    const hasCards = GAME.hand_form.some((f) => f.kind === "cards" || (f.kind === "group" && f.per_player));
+    form.innerHTML = `<h2>Hand ${t.state.hand_no + 1}</h2>${extrasHTML()}<div class="row">${fields.replace(/<fieldset[\s\S]*?<\/fieldset>/g, "")}</div>${(fields.match(/<fieldset[\s\S]*?<\/fieldset>/g) || []).join("")}` +
+      (hasCards ? `<div id="h-picker"></div>` : "");
+    if (hasCards) {
+      picker.el = SK.$("#h-picker");
+      picker.obj = new SK.Picker(picker.el, {placeholder: "Tap a player's cards box above, then tap a rank and suits", onChange: (cards) => {
+        if (!target || target.value.split(/[\s,]+/).filter(Boolean).join(" ") === cards.join(" ")) return;
+        target.value = cards.join(" "); cardCounts(); schedulePreview();
+      }});
+      const first = SK.$("input[data-cards]", form); if (first) selectTarget(first);
+      if (GAME.deck === "standard") SK.$$("[data-suit]", picker.el).forEach((b) => { if (!["cl", "sp", "he", "di"].includes(b.dataset.suit)) b.hidden = true; });
+      if (GAME.deck === "standard") SK.$(".jokers", picker.el).hidden = true;
+    }
+    cardCounts();
+    SK.$("#preview-box").innerHTML = "";
+  }
+  function selectTarget(input) {
+    target = input;
+    SK.$$(".prow", form).forEach((r) => r.classList.toggle("sel", r.contains(input)));
+    if (picker.obj) { picker.obj.cards = input.value.split(/[\s,]+/).filter(Boolean); picker.obj.rank = picker.obj.suit = picker.obj.sticky = null; picker.obj.render(); }
+  }
+  function heartPoints(code) { return code.endsWith("he") && code.length > 2 ? 1 : code === "Qsp" ? 13 : 0; }
+  function cardCounts() {
+    SK.$$("input[data-cards]", form).forEach((i) => {
+      const el = SK.$(`[data-count="${i.dataset.cards}:${i.dataset.p}"]`, form); if (!el) return;
+      const codes = i.value.split(/[\s,]+/).filter(Boolean);
+      el.textContent = GAME.name === "toss-hearts" ? `${codes.reduce((a, c) => a + heartPoints(c), 0)} pts` : codes.length ? `${codes.length} cards` : "";
+    });
+  }
+  function cardsOf(input) { return input.value.split(/[\s,]+/).filter(Boolean); }
+  function entry() {
+    const e = {};
+    GAME.hand_form.forEach((f) => {
+      if (AUTO.has(f.name) && !(GAME.name === "indian-chief" && f.name === "used")) return;
+      if (f.name === "used") { e.used = Object.fromEntries(players().map((p) => [p, usedMelds(p)])); return; }
+      if (f.per_player && f.kind === "cards") {
+        // a blank row is "no cards" only for whoever went out (or knocked); else it is left out,
+        // so the pack says whose cards are missing rather than scoring them 0
+        const out = new Set(["winner", "knocker", "went_out"].map((n) => form.elements[n] && form.elements[n].value).filter(Boolean));
+        const m = {}; SK.$$(`input[data-cards="${f.name}"]`, form).forEach((i) => { const c = cardsOf(i); if (c.length || out.has(i.dataset.p) || GAME.name === "toss-hearts") m[i.dataset.p] = c; });
+        if (Object.keys(m).length || f.required) e[f.name] = m; return;
+      }
+      if (f.per_player && f.kind === "int") {
+        const m = {}; SK.$$(`input[data-int="${f.name}"]`, form).forEach((i) => { if (i.value !== "") m[i.dataset.p] = Number(i.value); });
+        if (Object.keys(m).length || f.required) e[f.name] = m; return;
+      }
+      if (f.per_player && f.kind === "group") {
+        const m = {};
+        players().forEach((p) => {
+          const cards = cardsOf(SK.$(`input[data-cards="${f.name}"][data-p="${CSS.escape(p)}"]`, form));
+          const meld = SK.$(`select[data-meld="${CSS.escape(p)}"]`, form).value, suit = SK.$(`select[data-suit="${CSS.escape(p)}"]`, form).value;
+          if (cards.length) m[p] = suit ? {meld, cards, suit} : {meld, cards};
+        });
+        e[f.name] = m; return;
+      }
+      if (f.kind === "players") { e[f.name] = SK.$$(`[data-many="${f.name}"]:checked`, form).map((i) => i.value); return; }
+      if (f.kind === "order") { if (order.length || f.required) e[f.name] = order.slice(); return; }
+      if (f.kind === "group") {
+        const on = SK.$(`[data-group="${f.name}"]`, form); if (!on || !on.checked) return;
+        const g = {}; f.fields.forEach((x) => { const el = form.elements[`${f.name}.${x.name}`]; if (el) g[x.name] = el.type === "checkbox" ? el.checked : el.value; });
+        e[f.name] = g; return;
+      }
+      const el = form.elements[f.name]; if (!el) return;
+      if (f.kind === "bool") { if (el.checked || f.required) e[f.name] = el.checked; return; }
+      if (el.value === "") { if (f.required) e[f.name] = f.kind === "int" ? null : ""; return; }
+      e[f.name] = f.kind === "int" ? Number(el.value) : el.value;
+    });
+    return e;
+  }
+  function previewHTML(before, after) {
+    const h = after.hands[after.hands.length - 1], d = h.details || {};
+    const rows = after.players.map((p) => {
+      const delta = h.deltas[p.name] || 0, dw = d.deadwood ? d.deadwood[p.name] : d.arrangements ? (d.arrangements[p.name] || {}).deadwood : undefined;
+      const pay = d.payments ? d.payments[p.name] : undefined, chipsNow = after.chips ? after.chips.counts[p.name] : undefined;
+      return `<tr><td>${SK.esc(p.name)}</td>${dw !== undefined || d.deadwood || d.arrangements ? `<td class="num">${dw ?? ""}</td>` : ""}<td class="num ${delta < 0 ? "neg" : "pos"}"><b>${sign(delta)}</b></td><td class="num">${p.score}</td>${after.chips ? `<td class="num">${chipsNow} <span class="muted">(${sign(chipsNow - before.chips.counts[p.name])})</span></td>` : ""}${pay !== undefined ? "" : ""}</tr>`;
+    }).join("");
+    const notes = [];
+    if (d.hand_winner) notes.push(`Hand won by <b>${SK.esc(d.hand_winner)}</b>`);
+    if (d.made !== undefined) notes.push(d.made ? "Bid <b>made</b>" : "Bid <b>failed</b>");
+    (d.notes || []).forEach((n) => notes.push(SK.esc(n)));
+    if (d.melds) Object.entries(d.melds).forEach(([p, m]) => notes.push(`${SK.esc(p)}: ${MELD_NAMES[m.meld] || m.meld} ${m.points}${m.reason ? ` <span class="muted">(${SK.esc(m.reason)})</span>` : ""}`));
+    if (after.phase === "game-over") notes.push(`<b>This hand ends the game: ${after.winner ? SK.esc(after.winner) + " wins" : "no single winner"}</b>`);
+    const dwHead = d.deadwood || d.arrangements ? `<th class="num">Deadwood</th>` : "";
+    return `<table class="grid" id="preview-table"><tr><th>Player</th>${dwHead}<th class="num">This hand</th><th class="num">New total</th>${after.chips ? `<th class="num">Chips</th>` : ""}</tr>${rows}</table>
+      <p>${notes.join("<br>")}</p><p class="muted">${SK.esc(h.rule)}. Check, then Commit hand.</p>`;
+  }
+  async function preview(quiet) {
+    if (action !== "hand") return;
+    const r = await SK.api("POST", `/api/tables/${t.id}/dry-run`, {event: {type: "hand", entry: entry()}});
+    if (r.ok) { SK.$("#preview-box").innerHTML = previewHTML(t.state, r.data.state); SK.$("#refusal").innerHTML = ""; }
+    else if (quiet) SK.$("#preview-box").innerHTML = `<p class="muted" data-incomplete>Not ready to score yet: ${SK.esc(r.data.error)}</p>`;
+    else { SK.$("#preview-box").innerHTML = ""; SK.$("#refusal").innerHTML = `<div class="refusal" data-refusal>Refused: ${SK.esc(r.data.error)} <span class="muted">Nothing was stored.</span></div>`; }
+  }
+  function schedulePreview() { clearTimeout(previewTimer); previewTimer = setTimeout(() => preview(true), 350); }
+  async function commit() {
+    let ev;
+    if (action === "hand") ev = {type: "hand", entry: entry()};
+    else if (action === "correction") ev = {type: "correction", target: corr.elements.target.value, points: parseInt(corr.elements.points.value, 10), reason: corr.elements.reason.value};
+    else { if (!confirm("Undo the last action?")) return; ev = {type: "undo"}; }
+    const r = await SK.api("POST", `/api/tables/${t.id}/events`, {base_seq: t.seq, event: ev});
+    if (r.status === 201) {
+      t.adopt(r.data.seq, r.data.state);
+      SK.toast(action === "hand" ? `Hand ${r.data.state.hand_no} stored` : action === "undo" ? "Undone" : "Correction stored");
+      SK.$("#refusal").innerHTML = "";
+      if (action === "correction") { corr.elements.points.value = ""; corr.elements.reason.value = ""; }
+      aid.queens = aid.aces = 0; renderAid();
+      // the form is rebuilt by render() when the hand number changes (from this reply or the
+      // live stream, whichever comes first), never after the keeper started the next hand
+      choose("hand");
+    } else if (r.status === 409) {
+      t.adopt(r.data.seq, r.data.state);
+      SK.$("#refusal").innerHTML = `<div class="refusal">The table changed meanwhile (now update ${r.data.seq}); check and enter again. Nothing was stored.</div>`;
+    } else SK.$("#refusal").innerHTML = `<div class="refusal" data-refusal>Refused: ${SK.esc(r.data.error)} <span class="muted">Nothing was stored.</span></div>`;
+  }
+  function choose(a) {
+    action = a;
+    SK.$$("#actions button").forEach((b) => b.classList.toggle("on", b.dataset.action === a));
+    form.hidden = a !== "hand"; corr.hidden = a !== "correction";
+    SK.$("#preview").hidden = a !== "hand";
+    SK.$("#submit").textContent = a === "hand" ? "Commit hand" : a === "undo" ? "Undo the last action" : "Enter correction";
+    SK.$("#refusal").innerHTML = ""; if (a !== "hand") SK.$("#preview-box").innerHTML = "";
+    SK.options(corr.elements.target, players().map((p) => [p, p]), corr.elements.target.value || players()[0]);
+  }
+  function renderAid() {  // Tossní: the keeper's count of stacked Queens and Ace skips this hand
+    if (GAME.name !== "tossni") return;
+    const box = SK.$("#aid-box"); box.hidden = false;
+    box.innerHTML = `<h2>Keeper aid (this hand)</h2><div class="row">
+      <span class="counter">Stacked Queens: draw <b data-queens>${aid.queens * 2}</b> <button type="button" data-aid="queens+">+ Queen</button></span>
+      <span class="counter">Ace skips <b data-aces>${aid.aces}</b> <button type="button" data-aid="aces+">+ Ace</button></span>
+      <button type="button" data-aid="reset">Reset</button></div><p class="muted">Each stacked Queen adds 2 cards for the next player to draw; the count resets when someone draws.</p>`;
+  }
+  function render(what) {
+    renderCommon(t);
+    const meta = t.meta || {};
+    SK.$("#seats").innerHTML = (meta.seats || []).map((x) => `<span class="chip${x.claimed ? " ok" : ""}">${SK.esc(x.player)}${x.claimed ? " \u2714" : ""}</span>`).join("");
+    if (what === "state" && form.dataset.hand !== String(t.state.hand_no)) { form.dataset.hand = String(t.state.hand_no); buildForm(); }
+  }
+
+  form.addEventListener("focusin", (ev) => { if (ev.target.matches("input[data-cards]")) selectTarget(ev.target); });
+  form.addEventListener("click", (ev) => {
+    const b = ev.target.closest("button"); if (!b) return;
+    if (b.dataset.order !== undefined) { if (!order.includes(b.dataset.order)) order.push(b.dataset.order); }
+    else if (b.dataset.orderClear !== undefined) order = [];
+    else return;
+    SK.$("[data-order-shown]", form).innerHTML = order.length ? order.map((p, i) => `${i + 1}. <b>${SK.esc(p)}</b>`).join(" &nbsp; ") : "nobody yet";
+    SK.$$("[data-order]", form).forEach((x) => { x.disabled = order.includes(x.dataset.order); });
+    schedulePreview();
+  });
+  form.addEventListener("input", (ev) => {
+    if (ev.target.matches("input[data-cards]") && picker.obj && ev.target === target) picker.obj.cards = cardsOf(ev.target), picker.obj.render();
+    cardCounts(); schedulePreview();
+  });
+  form.addEventListener("change", (ev) => {
+    if (ev.target.matches("input[data-photo]")) { readPhoto(ev.target); return; }
+    if (ev.target.id === "moon") {
+      const p = ev.target.value;
+      if (p) {
+        const full = [];
+        for (let k = 0; k < decks; k++) { ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"].forEach((r) => full.push(r + "he")); full.push("Qsp"); }
+        SK.$$('input[data-cards="taken"]', form).forEach((i) => { i.value = i.dataset.p === p ? full.join(" ") : ""; });
+        const mine = SK.$(`input[data-cards="taken"][data-p="${CSS.escape(p)}"]`, form); if (mine) selectTarget(mine);
+      }
+    }
+    cardCounts(); schedulePreview();
+  });
+  form.addEventListener("submit", (ev) => ev.preventDefault());
+  SK.$("#actions").addEventListener("click", (ev) => { const b = ev.target.closest("button[data-action]"); if (b) choose(b.dataset.action); });
+  SK.$("#preview").addEventListener("click", () => preview(false));
+  SK.$("#submit").addEventListener("click", commit);
+  SK.$("#aid-box").addEventListener("click", (ev) => {
+    const b = ev.target.closest("button[data-aid]"); if (!b) return;
+    if (b.dataset.aid === "queens+") aid.queens += 1; else if (b.dataset.aid === "aces+") aid.aces += 1; else aid.queens = aid.aces = 0;
+    renderAid();
+  });
+  SK.$("#rotate").addEventListener("click", async () => {
+    const r = await SK.api("POST", `/api/tables/${t.id}/join-token`, {});
+    if (r.ok) { SK.$("#join-link").href = r.data.join_url; SK.$("#qr img").src = `/api/tables/${t.id}/qr.svg?v=${Date.now()}`; SK.toast("New join code: the old QR code no longer works"); }
+  });
+  form.dataset.hand = String(t.state.hand_no);
+  buildForm(); choose("hand"); renderAid(); render();
+})();
