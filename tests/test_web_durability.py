@@ -130,8 +130,10 @@ def test_serve_prints_the_lan_url_and_a_qr_code(tmp_path: Path) -> None:
         assert server.stdout is not None
         first = server.stdout.readline()  # printed once the server is listening
         server.terminate()
-        output, _ = server.communicate(timeout=10)
-        output = first + output
+        # Read the rest through the same buffered reader: communicate() would read the pipe
+        # underneath it and miss what readline() already buffered.
+        output = first + server.stdout.read()
+        server.wait(10)
     finally:
         if server.poll() is None:
             server.kill()

@@ -92,18 +92,7 @@ def setup_from_json(data: dict[str, Any]) -> tuple[tables.Setup, bool]:
     raw_players = data.get("players")
     if not isinstance(raw_players, list) or not 2 <= len(raw_players) <= 6:
         raise BadRequestError("a table needs 2 to 6 players, each with a name")
-    players: list[str] = []
-    colours: dict[str, str] = {}
-    for i, entry in enumerate(raw_players):
-        name = entry.get("name") if isinstance(entry, dict) else entry
-        if not isinstance(name, str) or not name.strip():
-            raise BadRequestError(f"player {i + 1} needs a name")
-        name = name.strip()[:24]
-        if name in players:
-            raise BadRequestError(f"two players are called {name!r}: give each a different name")
-        players.append(name)
-        if isinstance(entry, dict) and entry.get("colour"):
-            colours[name] = str(entry["colour"])
+    players, colours = read_players(raw_players)
     teams: list[tuple[str, tuple[str, ...]]] = []
     team_colours: dict[str, str] = {}
     for i, team in enumerate(data.get("teams") or []):
@@ -122,17 +111,8 @@ def setup_from_json(data: dict[str, Any]) -> tuple[tables.Setup, bool]:
     return setup, bool(data.get("auto_accept", False))
 
 
-def pack_setup_from_json(game: str, data: dict[str, Any]) -> tables.Setup:
-    """The setup of a rules-pack game (Toss Hearts, Tong-Its...): players with their colours,
-    the game's own options, decks and, for the chip games, the chips each player starts with."""
-    options = data.get("options") or {}
-    if not isinstance(options, dict):
-        raise BadRequestError('"options" must be an object of the game\'s options')
-    options = {k: v for k, v in options.items() if v is not None and v != ""}
-    decks = options.pop("decks", data.get("decks", 1))
-    raw_players = data.get("players")
-    if not isinstance(raw_players, list):
-        raise BadRequestError("a table needs a list of players, each with a name")
+def read_players(raw_players: list[Any]) -> tuple[list[str], dict[str, str]]:
+    """Player names (each a string or ``{"name", "colour"}``) and the colours chosen."""
     players: list[str] = []
     colours: dict[str, str] = {}
     for i, entry in enumerate(raw_players):
@@ -145,6 +125,21 @@ def pack_setup_from_json(game: str, data: dict[str, Any]) -> tables.Setup:
         players.append(name)
         if isinstance(entry, dict) and entry.get("colour"):
             colours[name] = str(entry["colour"])
+    return players, colours
+
+
+def pack_setup_from_json(game: str, data: dict[str, Any]) -> tables.Setup:
+    """The setup of a rules-pack game (Toss Hearts, Tong-Its...): players with their colours,
+    the game's own options, decks and, for the chip games, the chips each player starts with."""
+    options = data.get("options") or {}
+    if not isinstance(options, dict):
+        raise BadRequestError('"options" must be an object of the game\'s options')
+    options = {k: v for k, v in options.items() if v is not None and v != ""}
+    decks = options.pop("decks", data.get("decks", 1))
+    raw_players = data.get("players")
+    if not isinstance(raw_players, list):
+        raise BadRequestError("a table needs a list of players, each with a name")
+    players, colours = read_players(raw_players)
     setup_json: dict[str, Any] = {"game": game, "players": players, "options": options,
                                   "decks": decks, "colours": colours}
     if data.get("start_chips") not in (None, ""):

@@ -3,45 +3,14 @@ headless Chromium against the real server; the phone follows every change live."
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
+from playwright import sync_api
 
-from web import create_app
 from web.server import ServerThread
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-
-if not os.path.exists(CHROMIUM) and os.environ.get("SCOREKEEPER_REQUIRE_BROWSER") != "1":
-    pytest.skip(f"browser tests need Debian's chromium at {CHROMIUM} (apt-get install chromium)",
-                allow_module_level=True)
-
-sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
-    database = tmp_path_factory.mktemp("e2e") / "e2e.sqlite"
-    app = create_app({"DATABASE": str(database)})
-    thread = ServerThread(app, threads=60)
-    thread.start()
-    yield thread
-    thread.stop()
-    app.extensions["scorekeeper.store"].close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 def tap_cards(page: object, codes: list[str]) -> None:

@@ -1,0 +1,46 @@
+"""Fixtures of the browser tests: the real server on a loopback port, and Debian's Chromium
+driven by Playwright. Without Chromium the tests are skipped with the reason, unless
+``SCOREKEEPER_REQUIRE_BROWSER=1`` (CI), where they fail instead."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from web import create_app
+from web.server import ServerThread
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    """The app on the production server, on a free loopback port, over a fresh SQLite file."""
+    database = tmp_path_factory.mktemp("e2e") / "e2e.sqlite"
+    app = create_app({"DATABASE": str(database)})
+    thread = ServerThread(app, threads=60)
+    thread.start()
+    yield thread
+    thread.stop()
+    app.extensions["scorekeeper.store"].close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Headless Chromium, one for the whole run."""
+    if not os.path.exists(CHROMIUM):
+        message = f"browser tests need Debian's chromium at {CHROMIUM} (apt-get install chromium)"
+        if os.environ.get("SCOREKEEPER_REQUIRE_BROWSER") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
