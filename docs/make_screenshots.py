@@ -1,6 +1,7 @@
 """Take the screenshots in docs/screenshots/ with headless Chromium: the keeper's tablet, a
-player's phone and the table display, during a Complex Toss Rummy game; the keeper's tablet and
-a phone's standings during a Toss Hearts game.
+player's phone and the table display (four boards on a 1280x720 TV, six on a 1920x1080 one),
+during a Complex Toss Rummy game; the keeper's tablet and a phone's standings during a Toss
+Hearts game. Fails if the display page scrolls or puts a board outside the screen.
 
     python docs/make_screenshots.py
 """
@@ -53,6 +54,7 @@ def main() -> int:
         server.start()
         try:
             shoot(server.url)
+            shoot_display_six(server.url)
             shoot_hearts(server.url)
         finally:
             server.stop()
@@ -94,12 +96,7 @@ def shoot(url: str) -> None:
         time.sleep(0.5)
         ppage.screenshot(path=str(OUT / "player-phone.png"))
 
-        tv = browser.new_context(viewport={"width": 1280, "height": 720})
-        dpage = tv.new_page()
-        dpage.goto(created["urls"]["display"])
-        dpage.wait_for_selector(".board")
-        time.sleep(0.5)
-        dpage.screenshot(path=str(OUT / "display.png"))
+        shoot_display(browser, created["urls"]["display"], 1280, 720, "display.png")
 
         end = {"type": "end-hand", "went_out": "Ann",
                "hands": {"Ann": [], "Bob": ["5he", "Khe"], "Cy": ["boss"], "Dee": ["2sp"]}}
@@ -111,6 +108,58 @@ def shoot(url: str) -> None:
         time.sleep(0.3)
         hpage.screenshot(path=str(OUT / "history.png"), full_page=False)
         browser.close()
+
+
+SIX_PLAYERS: list[dict[str, Any]] = [
+    {"name": "Ann", "colour": "#e5383b"}, {"name": "Bob", "colour": "#2f6fde"},
+    {"name": "Cy", "colour": "#e0a800"}, {"name": "Dee", "colour": "#2a9d4b"},
+    {"name": "Evangeline", "colour": "#9b5de5"}, {"name": "Fritz", "colour": "#f15bb5"}]
+SIX_SCORES = {"Ann": 412, "Bob": 287, "Cy": 530, "Dee": -75, "Evangeline": 905, "Fritz": 660}
+
+
+def shoot_display_six(url: str) -> None:
+    """Six boards on a 1920x1080 display, mid-game."""
+    created = requests.post(f"{url}/api/tables", timeout=10,
+                            json={"game": "complex-toss-rummy", "players": SIX_PLAYERS}).json()
+    table, keeper = created["table_id"], created["keeper_token"]
+    auth = {"Authorization": f"Bearer {keeper}"}
+    events: list[dict[str, Any]] = [{"type": "new-hand", "dealer": "Fritz"}]
+    events += [{"type": "correction", "target": name, "points": points, "reason": PAPER}
+               for name, points in SIX_SCORES.items()]
+    events += [{"type": "meld", "player": "Ann", "cards": ["Kcl", "Kcr", "Ksh"], "top": "Kcl"},
+               {"type": "next-turn"}]
+    seq = 0
+    for event in events:
+        reply = requests.post(f"{url}/api/tables/{table}/events", headers=auth, timeout=10,
+                              json={"base_seq": seq, "event": event})
+        reply.raise_for_status()
+        seq = reply.json()["seq"]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        shoot_display(browser, created["urls"]["display"], 1920, 1080, "display-6.png")
+        browser.close()
+
+
+def shoot_display(browser: Any, display_url: str, width: int, height: int, name: str) -> None:
+    """Screenshot the display page at one TV size; every board, the status line and the
+    ticker must be on screen without scrolling."""
+    tv = browser.new_context(viewport={"width": width, "height": height})
+    page = tv.new_page()
+    page.goto(display_url)
+    page.wait_for_selector(".board")
+    time.sleep(0.5)
+    off_screen = page.evaluate("""() => [...document.querySelectorAll(
+        '.board, #status, .ticker li, .winner-banner')].filter((e) => e.offsetParent !== null)
+        .filter((e) => { const r = e.getBoundingClientRect();
+          return r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth; })
+        .map((e) => e.dataset.owner || e.id || e.className)""")
+    scrolls = page.evaluate("document.documentElement.scrollHeight > innerHeight"
+                            " || document.documentElement.scrollWidth > innerWidth")
+    page.screenshot(path=str(OUT / name))
+    tv.close()
+    if off_screen or scrolls:
+        raise SystemExit(f"{name}: the display does not fit {width}x{height}:"
+                         f" off screen {off_screen}, scrolls {scrolls}")
 
 
 HEARTS_HANDS: list[dict[str, Any]] = [

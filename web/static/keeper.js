@@ -13,7 +13,7 @@
   const form = SK.$("#action-form"), $f = (n) => form.elements[n];
   let action = "meld", selectedMeld = null, tallyShown = false, playerTouched = false;
   const picker = new SK.Picker(SK.$("#picker"), {onChange: (cards) => fillTop(cards)});
-  const hands = {};
+  const hands = {}, handNotes = {};  // per player: the cards left in hand, the last photo's notes
 
   const t = new SK.Table(SK.boot, render);
 
@@ -58,8 +58,24 @@
   function buildHands() {
     const proposed = {};
     (t.meta.proposals || []).filter((p) => p.kind === "hand").forEach((p) => { proposed[p.player] = p.payload.cards; });
-    SK.$("#hands").innerHTML = players().map((p) => `<label style="display:flex">${SK.esc(p)}'s cards left in hand
-      <input data-hand="${SK.esc(p)}" value="${SK.esc((hands[p] || proposed[p] || []).join(" "))}" placeholder="e.g. 5he Kcl (empty if none)"></label>`).join("");
+    SK.$("#hands").innerHTML = players().map((p) => `<div class="row"><label style="display:flex">${SK.esc(p)}'s cards left in hand
+      <input data-hand="${SK.esc(p)}" value="${SK.esc((hands[p] || proposed[p] || []).join(" "))}" placeholder="e.g. 5he Kcl (empty if none)"></label>
+      <label class="btn" title="photograph ${SK.esc(p)}'s cards">\u{1F4F7} Photo<input type="file" accept="image/*" capture="environment" data-hand-photo="${SK.esc(p)}" hidden></label></div>
+      <div data-hand-note="${SK.esc(p)}">${handNotes[p] || ""}</div>`).join("");
+  }
+  async function photographHand(input) {  // the photo's cards fill the player's field, still editable
+    const p = input.dataset.handPhoto, file = input.files[0], note = (html, codes) => { handNotes[p] = html; readHands(); if (codes) hands[p] = codes; buildHands(); };
+    if (!file) return;
+    const tooLarge = SK.photoTooLarge(file, +SK.$("#hands").dataset.maxBytes);
+    if (tooLarge) { note(`<div class="refusal" data-hand-error>${SK.esc(tooLarge)}</div>`); return; }
+    note(`<span class="muted">Reading the cards\u2026</span>`);
+    const r = await SK.recognizePhoto(t.id, file);
+    if (!r.ok) { note(`<div class="refusal" data-hand-error>Photo: ${SK.esc(r.data.error)}</div>`); return; }
+    const doubts = r.data.cards.filter((c) => c.doubt).map((c) => `${c.code} (${Math.round(c.confidence * 100)}%)`);
+    SK.$("#tally").innerHTML = ""; tallyShown = false;  // preview again with the photographed cards
+    note([`<span class="muted">${r.data.cards.length} card${r.data.cards.length === 1 ? "" : "s"} read from the photo: check them, then Preview.</span>`,
+      ...(r.data.warnings || []).map((w) => `<div class="ph-warning">${SK.esc(w)}</div>`),
+      doubts.length ? `<div class="ph-warning neg" data-hand-check>check: ${SK.esc(doubts.join(", "))}</div>` : ""].join(""), r.data.cards.map((c) => c.code));
   }
   function readHands() {
     const out = {};
@@ -104,7 +120,7 @@
     if (r.status === 201) {
       t.adopt(r.data.seq, r.data.state); SK.toast("Stored: " + TITLES[action]);
       SK.$("#refusal").innerHTML = ""; SK.$("#tally").innerHTML = ""; picker.clear(); tallyShown = false; playerTouched = false;
-      if (action === "new-hand" || action === "end-hand") { Object.keys(hands).forEach((k) => delete hands[k]); choose(action === "new-hand" ? "meld" : "new-hand"); }
+      if (action === "new-hand" || action === "end-hand") { [hands, handNotes].forEach((o) => Object.keys(o).forEach((k) => delete o[k])); choose(action === "new-hand" ? "meld" : "new-hand"); }
       if (action === "correction") { $f("points").value = ""; $f("reason").value = ""; }
     } else if (r.status === 409) {
       t.adopt(r.data.seq, r.data.state);
@@ -164,6 +180,7 @@
     if (r.ok) { SK.$("#join-link").href = r.data.join_url; SK.$("#qr img").src = `/api/tables/${t.id}/qr.svg?v=${Date.now()}`; SK.toast("New join code: the old QR code no longer works"); }
   });
   SK.$("#preview").addEventListener("click", preview);
+  SK.$("#hands").addEventListener("change", (ev) => { if (ev.target.dataset.handPhoto) photographHand(ev.target); });
   $f("player").addEventListener("change", () => { playerTouched = true; });
   form.addEventListener("submit", submit);
   choose(t.state.phase === "playing" ? "meld" : "new-hand");
