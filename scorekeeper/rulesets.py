@@ -16,11 +16,13 @@ from scorekeeper.cards import ACE, Card
 
 Ruleset = Literal["toss-rummy", "complex-toss-rummy"]
 AceRule = Literal["both", "high", "low"]
+TossJokerRule = Literal["shown", "melded"]
 
 TOSS_RUMMY: Final = "toss-rummy"
 COMPLEX: Final = "complex-toss-rummy"
 RULESETS: Final[tuple[Ruleset, ...]] = (COMPLEX, TOSS_RUMMY)
 ACE_RULES: Final[tuple[AceRule, ...]] = ("both", "high", "low")
+TOSS_JOKER_RULES: Final[tuple[TossJokerRule, ...]] = ("shown", "melded")
 
 BOSS_VALUE: Final = 50
 JOKER_VALUE: Final = 40
@@ -63,7 +65,11 @@ class TossOptions:
     """Per-table options of Toss Rummy and Complex Toss Rummy, with the house defaults.
 
     ``goal`` defaults to 1010 in Toss Rummy and 1000 in Complex Toss Rummy (None = ruleset
-    default). ``wild_scoring`` makes Toss Rummy score melds as played.
+    default). ``wild_scoring`` makes Toss Rummy score melds as played. ``toss_joker``:
+    ``"shown"`` (the tossing joker is shown from hand and joins the new meld only when listed
+    among its cards) or ``"melded"`` (it must be one of the new meld's cards).
+    ``double_cross_back``: in Complex Toss Rummy, whether a DoubleCross may itself be
+    DoubleCrossed (a chain); no effect in Toss Rummy, where a DoubleCross is never answered.
 
     >>> TossOptions().resolved_goal, TossOptions(ruleset="toss-rummy").resolved_goal
     (1000, 1010)
@@ -75,6 +81,8 @@ class TossOptions:
     wild_scoring: bool = False
     chips_per_points: int = 10
     decks: int = 1
+    toss_joker: TossJokerRule = "shown"
+    double_cross_back: bool = True
 
     def __post_init__(self) -> None:
         if self.ruleset not in RULESETS:
@@ -87,6 +95,12 @@ class TossOptions:
             raise OptionError("chips_per_points must be 1 or more")
         if not 1 <= self.decks <= 20:
             raise OptionError(f"the number of decks must be from 1 to 20, not {self.decks}")
+        if self.toss_joker not in TOSS_JOKER_RULES:
+            raise OptionError(f"unknown toss_joker option {self.toss_joker!r}: use shown (the"
+                              " joker is shown from hand) or melded (it joins the new meld)")
+        if not isinstance(self.double_cross_back, bool):
+            raise OptionError("double_cross_back must be true or false, not"
+                              f" {self.double_cross_back!r}")
 
     @property
     def resolved_goal(self) -> int:

@@ -423,3 +423,71 @@ def test_setup_round_trips_through_json() -> None:
     assert again.to_json() == setup.to_json()
     assert again.colour_of("South") == "#123456" and again.options == TossOptions(
         ruleset="toss-rummy", goal=500)
+
+
+# --- Table options: toss_joker and double_cross_back ------------------------------------------
+
+def test_toss_joker_option_defaults_validates_and_round_trips() -> None:
+    assert TossOptions().toss_joker == "shown" and TossOptions().double_cross_back is True
+    options = TossOptions(toss_joker="melded", double_cross_back=False)
+    assert TossOptions.from_json(options.to_json()) == options
+    with pytest.raises(ValueError, match="toss_joker"):
+        TossOptions.from_json({"toss_joker": "kept"})
+    with pytest.raises(ValueError, match="double_cross_back must be true or false"):
+        TossOptions.from_json({"double_cross_back": "no"})
+
+
+def test_toss_joker_shown_lets_the_joker_stay_in_hand() -> None:
+    state = play(table(toss_joker="shown"), new_hand("dee"), meld("ann", "8di 9di 10di", "10di"),
+                 NEXT, toss("bob", 1, "jk-red", "10cl 10sp"))
+    assert [c.code for c in state.melds[1].cards] == ["10di", "10cl", "10sp"]
+    assert state.scores["bob"] == 30
+
+
+@pytest.mark.parametrize("ruleset", ["complex-toss-rummy", "toss-rummy"])
+def test_toss_joker_melded_refuses_a_toss_without_the_joker_in_the_meld(ruleset: str) -> None:
+    state = play(table(ruleset=ruleset, toss_joker="melded", wild_scoring=True), new_hand("dee"),
+                 meld("ann", "8di 9di 10di", "10di"), NEXT)
+    refuse(state, toss("bob", 1, "jk-red", "10cl 10sp"),
+           "jk-red must be one of the new meld's cards at this table (option toss_joker:"
+           " melded)")
+    after = apply(state, toss("bob", 1, "jk-red", "jk-red 10cl"))
+    assert [c.code for c in after.melds[1].cards] == ["10di", "jk-red", "10cl"]
+    assert after.scores["bob"] == 10 + 40 + 10
+    refuse(after, meld("bob", "jk-red Jcl Jsp"), "jk-red is already on the board")
+
+
+def complex_double_crossed(**options: Any) -> GameState:
+    """Complex: cy tosses ann's 10 of diamonds, ann DoubleCrosses, and ann discards to cy."""
+    return play(table(**options), new_hand("dee"), meld("ann", "8di 9di 10di", "10di"), NEXT,
+                NEXT, toss("cy", 1, "jk-red", "10cl 10sp"), NEXT, double_cross("ann", "boss"),
+                NEXT)
+
+
+def test_double_cross_back_true_lets_complex_answer_a_double_cross() -> None:
+    state = complex_double_crossed(double_cross_back=True)
+    assert state.chance is not None and state.chance.victim == "cy" and state.chance.ready
+    taken = apply(state, double_cross("cy", "jk-blue")).meld(2)
+    assert taken is not None and taken.owner == "cy"
+
+
+def test_double_cross_back_false_refuses_a_double_cross_of_a_double_cross() -> None:
+    state = complex_double_crossed(double_cross_back=False)
+    assert state.chance is None
+    assert scores(state) == {"ann": 17 + 30 + 50, "bob": 0, "cy": 0, "dee": 0}
+    refuse(state, double_cross("cy", "jk-blue"), "option double_cross_back is off")
+    # the Toss itself may still be DoubleCrossed
+    tossed = play(table(double_cross_back=False), new_hand("dee"),
+                  meld("ann", "8di 9di 10di", "10di"), NEXT, NEXT,
+                  toss("cy", 1, "jk-red", "10cl 10sp"), NEXT)
+    assert apply(tossed, double_cross("ann", "boss")).meld(2) is not None
+
+
+@pytest.mark.parametrize("back", [True, False])
+def test_double_cross_back_has_no_effect_in_toss_rummy(back: bool) -> None:
+    state = play(table(ruleset="toss-rummy", double_cross_back=back), new_hand("dee"),
+                 meld("ann", "8di 9di 10di", "10di"), NEXT, NEXT,
+                 toss("cy", 1, "jk-red", "10cl 10sp"), NEXT, double_cross("ann", "boss"), NEXT)
+    assert state.chance is None and state.turn == "cy"
+    refuse(state, double_cross("cy", "jk-blue"), "There is nothing to DoubleCross: a"
+           " DoubleCross answers a Toss of your cards, before anything else happens.")

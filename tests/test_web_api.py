@@ -129,6 +129,25 @@ def test_refused_events_say_why_and_store_nothing(
     assert state["seq"] == 1 and state["state"]["melds"] == []
 
 
+def test_toss_joker_melded_table_refuses_a_toss_without_the_joker(client: FlaskClient) -> None:
+    table = create(client, options={"toss_joker": "melded", "double_cross_back": False})
+    assert table["state"]["options"]["toss_joker"] == "melded"
+    assert table["state"]["options"]["double_cross_back"] is False
+    seq = deal_and_meld(client, table)  # bob melds 7cl 7sp 7he, 7cl on top
+    assert post(client, table, seq, {"type": "next-turn"}).status_code == 201
+    before = client.get(f"/api/tables/{table['table_id']}/state", headers=keeper(table)).json
+    toss = {"type": "toss", "player": "cy", "meld": 1, "joker": "jk-black",
+            "cards": ["7di", "7cr"]}
+    reply = post(client, table, seq + 1, toss)
+    assert reply.status_code == 422, reply.json
+    assert "toss_joker" in reply.json["error"]
+    assert len(log(client, table)) == seq + 1
+    after = client.get(f"/api/tables/{table['table_id']}/state", headers=keeper(table)).json
+    assert after == before
+    accepted = post(client, table, seq + 1, {**toss, "cards": ["jk-black", "7di"]})
+    assert accepted.status_code == 201, accepted.json
+
+
 def test_out_of_turn_play_is_a_rule_violation_with_a_reason(client: FlaskClient) -> None:
     table = create(client)
     post(client, table, 0, {"type": "new-hand", "dealer": "ann"})

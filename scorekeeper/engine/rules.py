@@ -417,6 +417,9 @@ def _toss(state: GameState, event: Event) -> Changes:
         raise RuleViolation(f"{target} on meld {meld.id} is your own card: a Toss captures"
                             " another player's top card.")
     _judge(judge_toss, joker, target, options)
+    if options.toss_joker == "melded" and joker not in cards:
+        raise RuleViolation(f"The tossing {joker} must be one of the new meld's cards at this"
+                            " table (option toss_joker: melded): list it in cards.")
     if len(cards) < 2:
         raise RuleViolation(f"The captured {target} must be melded at once with at least two"
                             " cards from your hand.")
@@ -464,10 +467,15 @@ def _double_cross(state: GameState, event: Event) -> Changes:
     options = state.options
     complex_rules = options.ruleset == COMPLEX
     chance = state.chance
+    chain = complex_rules and options.double_cross_back
     if chance is None:
         raise RuleViolation("There is nothing to DoubleCross: a DoubleCross answers a Toss"
-                            + (" or a DoubleCross" if complex_rules else "")
-                            + " of your cards, before anything else happens.")
+                            + (" or a DoubleCross" if chain else "")
+                            + " of your cards, before anything else happens"
+                            + (" (option double_cross_back is off at this table, so a"
+                               " DoubleCross cannot be answered)" if complex_rules and not chain
+                               else "")
+                            + ".")
     if player != chance.victim:
         raise RuleViolation(f"Only {chance.victim}, who just lost cards to {chance.against},"
                             " may DoubleCross now.")
@@ -509,7 +517,7 @@ def _double_cross(state: GameState, event: Event) -> Changes:
         "melds": tuple(melds), "on_board": on_board,
         "after_discard": chance.against,
         "chance": DoubleCrossChance(chance.against, player, meld.id, "double-cross", None)
-        if complex_rules else None,
+        if chain else None,
         "last_play": {"type": "double-cross", "player": player, "victim": chance.against,
                       "meld": meld.id, "jokers": jokers,
                       "cards": meld.cards, "points": gained, "lost": lost},

@@ -139,6 +139,8 @@ class _Table:
                     continue
                 pool = hand if self.rng.random() < 0.5 else [c for c in hand if c != joker]
                 for pair in itertools.combinations(pool, 2):
+                    if self.options.toss_joker == "melded" and joker not in pair:
+                        continue
                     if judge_meld([target, *pair], self.options).valid:
                         self.play({"type": "toss", "player": player, "meld": meld.id,
                                    "joker": joker.code, "cards": [c.code for c in pair],
