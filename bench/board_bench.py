@@ -24,8 +24,8 @@ from firmware_bridge.emulator import BoardEmulator
 from firmware_bridge.layout import default_layout
 from firmware_bridge.link import BoardLink
 from firmware_bridge.scene import Scene
+from firmware_bridge.vectors import COLOURS
 
-COLOURS = ["#e5383b", "#2f6fde", "#e0a800", "#2a9d4b", "#f2f2f2", "#8e44ad"]
 HAND = Path(__file__).resolve().parent.parent / "tests" / "vectors" / "complex_hand.json"
 
 

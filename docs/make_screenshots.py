@@ -53,91 +53,91 @@ def main() -> int:
         server = ServerThread(app)
         server.start()
         try:
-            shoot(server.url)
-            shoot_display_six(server.url)
-            shoot_hearts(server.url)
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                shoot(browser, server.url)
+                shoot_display_six(browser, server.url)
+                shoot_hearts(browser, server.url)
+                browser.close()
         finally:
             server.stop()
     print(f"screenshots written to {OUT}")
     return 0
 
 
-def shoot(url: str) -> None:
-    setup = {"game": "complex-toss-rummy", "players": [
-        {"name": "Ann", "colour": "#e5383b"}, {"name": "Bob", "colour": "#2f6fde"},
-        {"name": "Cy", "colour": "#e0a800"}, {"name": "Dee", "colour": "#2a9d4b"}]}
+def new_table(url: str, setup: dict[str, Any],
+              events: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, str], int]:
+    """Create a table and play ``events`` on it as its keeper: the creation reply, the
+    keeper's auth header and the table's sequence number."""
     created = requests.post(f"{url}/api/tables", json=setup, timeout=10).json()
-    table, keeper = created["table_id"], created["keeper_token"]
-    auth = {"Authorization": f"Bearer {keeper}"}
+    auth = {"Authorization": f"Bearer {created['keeper_token']}"}
     seq = 0
-    for event in GAME:
-        reply = requests.post(f"{url}/api/tables/{table}/events", headers=auth, timeout=10,
-                              json={"base_seq": seq, "event": event})
+    for event in events:
+        reply = requests.post(f"{url}/api/tables/{created['table_id']}/events", headers=auth,
+                              timeout=10, json={"base_seq": seq, "event": event})
         reply.raise_for_status()
         seq = reply.json()["seq"]
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        tablet = browser.new_context(viewport={"width": 1024, "height": 768}, device_scale_factor=1)
-        page = tablet.new_page()
-        page.goto(f"{url}/t/{table}/keeper?token={keeper}")
-        page.wait_for_selector(".board")
-        page.click("[data-action=meld]")
-        for tap in ("[data-rank='Q']", "[data-suit='he']", "[data-suit='di']", "[data-suit='or']"):
-            page.click(f"#picker {tap}")
-        time.sleep(0.5)
-        page.screenshot(path=str(OUT / "keeper-tablet.png"))
+    return created, auth, seq
 
-        phone = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
-                                    is_mobile=True, has_touch=True)
-        ppage = phone.new_page()
-        ppage.goto(created["urls"]["join"])
-        ppage.click("[data-seat='Bob']")
-        ppage.wait_for_selector("#my-board .board")
-        time.sleep(0.5)
-        ppage.screenshot(path=str(OUT / "player-phone.png"))
 
-        shoot_display(browser, created["urls"]["display"], 1280, 720, "display.png")
+FOUR_PLAYERS: list[dict[str, Any]] = [
+    {"name": "Ann", "colour": "#e5383b"}, {"name": "Bob", "colour": "#2f6fde"},
+    {"name": "Cy", "colour": "#e0a800"}, {"name": "Dee", "colour": "#2a9d4b"}]
 
-        end = {"type": "end-hand", "went_out": "Ann",
-               "hands": {"Ann": [], "Bob": ["5he", "Khe"], "Cy": ["boss"], "Dee": ["2sp"]}}
-        requests.post(f"{url}/api/tables/{table}/events", headers=auth, timeout=10,
-                      json={"base_seq": seq, "event": end}).raise_for_status()
-        hpage = tablet.new_page()
-        hpage.goto(f"{url}/t/{table}/history")
-        hpage.wait_for_selector("#chart svg")
-        time.sleep(0.3)
-        hpage.screenshot(path=str(OUT / "history.png"), full_page=False)
-        browser.close()
+
+def shoot(browser: Any, url: str) -> None:
+    created, auth, seq = new_table(url, {"game": "complex-toss-rummy", "players": FOUR_PLAYERS},
+                                   GAME)
+    table, keeper = created["table_id"], created["keeper_token"]
+    tablet = browser.new_context(viewport={"width": 1024, "height": 768}, device_scale_factor=1)
+    page = tablet.new_page()
+    page.goto(f"{url}/t/{table}/keeper?token={keeper}")
+    page.wait_for_selector(".board")
+    page.click("[data-action=meld]")
+    for tap in ("[data-rank='Q']", "[data-suit='he']", "[data-suit='di']", "[data-suit='or']"):
+        page.click(f"#picker {tap}")
+    time.sleep(0.5)
+    page.screenshot(path=str(OUT / "keeper-tablet.png"))
+
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                                is_mobile=True, has_touch=True)
+    ppage = phone.new_page()
+    ppage.goto(created["urls"]["join"])
+    ppage.click("[data-seat='Bob']")
+    ppage.wait_for_selector("#my-board .board")
+    time.sleep(0.5)
+    ppage.screenshot(path=str(OUT / "player-phone.png"))
+
+    shoot_display(browser, created["urls"]["display"], 1280, 720, "display.png")
+
+    end = {"type": "end-hand", "went_out": "Ann",
+           "hands": {"Ann": [], "Bob": ["5he", "Khe"], "Cy": ["boss"], "Dee": ["2sp"]}}
+    requests.post(f"{url}/api/tables/{table}/events", headers=auth, timeout=10,
+                  json={"base_seq": seq, "event": end}).raise_for_status()
+    hpage = tablet.new_page()
+    hpage.goto(f"{url}/t/{table}/history")
+    hpage.wait_for_selector("#chart svg")
+    time.sleep(0.3)
+    hpage.screenshot(path=str(OUT / "history.png"), full_page=False)
+    tablet.close()
+    phone.close()
 
 
 SIX_PLAYERS: list[dict[str, Any]] = [
-    {"name": "Ann", "colour": "#e5383b"}, {"name": "Bob", "colour": "#2f6fde"},
-    {"name": "Cy", "colour": "#e0a800"}, {"name": "Dee", "colour": "#2a9d4b"},
-    {"name": "Evangeline", "colour": "#9b5de5"}, {"name": "Fritz", "colour": "#f15bb5"}]
+    *FOUR_PLAYERS, {"name": "Evangeline", "colour": "#9b5de5"},
+    {"name": "Fritz", "colour": "#f15bb5"}]
 SIX_SCORES = {"Ann": 412, "Bob": 287, "Cy": 530, "Dee": -75, "Evangeline": 905, "Fritz": 660}
 
 
-def shoot_display_six(url: str) -> None:
+def shoot_display_six(browser: Any, url: str) -> None:
     """Six boards on a 1920x1080 display, mid-game."""
-    created = requests.post(f"{url}/api/tables", timeout=10,
-                            json={"game": "complex-toss-rummy", "players": SIX_PLAYERS}).json()
-    table, keeper = created["table_id"], created["keeper_token"]
-    auth = {"Authorization": f"Bearer {keeper}"}
     events: list[dict[str, Any]] = [{"type": "new-hand", "dealer": "Fritz"}]
     events += [{"type": "correction", "target": name, "points": points, "reason": PAPER}
                for name, points in SIX_SCORES.items()]
     events += [{"type": "meld", "player": "Ann", "cards": ["Kcl", "Kcr", "Ksh"], "top": "Kcl"},
                {"type": "next-turn"}]
-    seq = 0
-    for event in events:
-        reply = requests.post(f"{url}/api/tables/{table}/events", headers=auth, timeout=10,
-                              json={"base_seq": seq, "event": event})
-        reply.raise_for_status()
-        seq = reply.json()["seq"]
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        shoot_display(browser, created["urls"]["display"], 1920, 1080, "display-6.png")
-        browser.close()
+    created, _, _ = new_table(url, {"game": "complex-toss-rummy", "players": SIX_PLAYERS}, events)
+    shoot_display(browser, created["urls"]["display"], 1920, 1080, "display-6.png")
 
 
 def shoot_display(browser: Any, display_url: str, width: int, height: int, name: str) -> None:
@@ -172,44 +172,37 @@ HEARTS_HANDS: list[dict[str, Any]] = [
 ]
 
 
-def shoot_hearts(url: str) -> None:
+def shoot_hearts(browser: Any, url: str) -> None:
     """A Toss Hearts table after three hands: the keeper entering the fourth on the tablet (with
     the preview), and the standings on Bob's phone."""
-    setup = {"game": "toss-hearts", "players": [
-        {"name": "Ann", "colour": "#e5383b"}, {"name": "Bob", "colour": "#2f6fde"},
-        {"name": "Cy", "colour": "#e0a800"}, {"name": "Dee", "colour": "#2a9d4b"}]}
-    created = requests.post(f"{url}/api/tables", json=setup, timeout=10).json()
+    created, _, _ = new_table(url, {"game": "toss-hearts", "players": FOUR_PLAYERS},
+                              [{"type": "hand", "entry": entry} for entry in HEARTS_HANDS])
     table, keeper = created["table_id"], created["keeper_token"]
-    auth = {"Authorization": f"Bearer {keeper}"}
-    for seq, entry in enumerate(HEARTS_HANDS):
-        requests.post(f"{url}/api/tables/{table}/events", headers=auth, timeout=10, json={
-            "base_seq": seq, "event": {"type": "hand", "entry": entry}}).raise_for_status()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        tablet = browser.new_context(viewport={"width": 1024, "height": 900})
-        page = tablet.new_page()
-        page.goto(f"{url}/t/{table}/keeper?token={keeper}")
-        page.wait_for_selector("#standings-table")
-        page.fill("input[data-cards=taken][data-p=Ann]", "4he 5he")
-        page.fill("input[data-cards=taken][data-p=Cy]", "6he 7he 8he")
-        page.fill("input[data-cards=taken][data-p=Dee]", "9he 10he Jhe Qhe Khe Ahe 2he 3he")
-        page.click("input[data-cards=taken][data-p=Bob]")
-        page.click("#h-picker [data-rank='Q']")
-        page.click("#h-picker [data-suit='sp']")
-        page.click("#preview")
-        page.wait_for_selector("#preview-table")
-        time.sleep(0.4)
-        page.screenshot(path=str(OUT / "hearts-keeper-tablet.png"), full_page=True)
+    tablet = browser.new_context(viewport={"width": 1024, "height": 900})
+    page = tablet.new_page()
+    page.goto(f"{url}/t/{table}/keeper?token={keeper}")
+    page.wait_for_selector("#standings-table")
+    page.fill("input[data-cards=taken][data-p=Ann]", "4he 5he")
+    page.fill("input[data-cards=taken][data-p=Cy]", "6he 7he 8he")
+    page.fill("input[data-cards=taken][data-p=Dee]", "9he 10he Jhe Qhe Khe Ahe 2he 3he")
+    page.click("input[data-cards=taken][data-p=Bob]")
+    page.click("#h-picker [data-rank='Q']")
+    page.click("#h-picker [data-suit='sp']")
+    page.click("#preview")
+    page.wait_for_selector("#preview-table")
+    time.sleep(0.4)
+    page.screenshot(path=str(OUT / "hearts-keeper-tablet.png"), full_page=True)
 
-        phone = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
-                                    is_mobile=True, has_touch=True)
-        ppage = phone.new_page()
-        ppage.goto(created["urls"]["join"])
-        ppage.click("[data-seat='Bob']")
-        ppage.wait_for_selector("#standings-table")
-        time.sleep(0.4)
-        ppage.screenshot(path=str(OUT / "hearts-phone-standings.png"))
-        browser.close()
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                                is_mobile=True, has_touch=True)
+    ppage = phone.new_page()
+    ppage.goto(created["urls"]["join"])
+    ppage.click("[data-seat='Bob']")
+    ppage.wait_for_selector("#standings-table")
+    time.sleep(0.4)
+    ppage.screenshot(path=str(OUT / "hearts-phone-standings.png"))
+    tablet.close()
+    phone.close()
 
 
 if __name__ == "__main__":

@@ -22,11 +22,9 @@ from typing import Any, Final
 
 from firmware_bridge.device import Device
 from firmware_bridge.layout import Layout, default_layout
+from firmware_bridge.link import MODES, OURS
 from firmware_bridge.render import board_svg, board_text
 
-OURS: Final = "ours"
-WLED: Final = "wled"
-MODES: Final = (OURS, WLED)
 WLED_VERSION: Final = "0.14.4"
 
 

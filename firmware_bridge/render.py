@@ -19,6 +19,7 @@ from __future__ import annotations
 from html import escape
 
 from firmware_bridge.layout import ROWS, Layout
+from firmware_bridge.scene import format_colour
 
 ROW_LABELS = {"hundreds": "100s", "tens": "10s", "ones": "1s"}
 HOLE_DX = 34
@@ -40,7 +41,7 @@ def board_text(layout: Layout, leds: bytes) -> str:
     lines = []
     for b, board in enumerate(layout.boards):
         lit = [c for c in (_colour(leds, i) for i in board.all_leds()) if c]
-        colour = "#{:02x}{:02x}{:02x}".format(*lit[0]) if lit else "dark   "
+        colour = format_colour(lit[0]) if lit else "dark   "
         minus = "[-]" if _colour(leds, board.minus) else " . "
         thousand = "1000 o" if _colour(leds, board.thousand) else "1000 ."
         lines.append(f"board {b + 1}  {colour}  {minus}  {thousand}")
@@ -50,12 +51,16 @@ def board_text(layout: Layout, leds: bytes) -> str:
     return "\n".join(lines)
 
 
+def _origin(board: int) -> tuple[int, int]:
+    """The top left corner of a board in the drawing (``PER_LINE`` boards a line)."""
+    return 20 + (board % PER_LINE) * (BOARD_W + 20), 20 + (board // PER_LINE) * (BOARD_H + 20)
+
+
 def _positions(layout: Layout) -> dict[int, tuple[float, float, str, int]]:
     """LED index -> (x, y, label, board) in the drawing."""
     out: dict[int, tuple[float, float, str, int]] = {}
     for b, board in enumerate(layout.boards):
-        ox = 20 + (b % PER_LINE) * (BOARD_W + 20)
-        oy = 20 + (b // PER_LINE) * (BOARD_H + 20)
+        ox, oy = _origin(b)
         for r, name in enumerate(ROWS):
             for hole, index in enumerate(board.row(name)):
                 out[index] = (ox + 70 + hole * HOLE_DX, oy + 50 + r * ROW_DY, str(hole), b)
@@ -76,8 +81,7 @@ def board_svg(layout: Layout, leds: bytes | None = None, title: str = "") -> str
            f'<title>{escape(title or "LED board map")}</title>',
            f'<rect width="{width}" height="{height}" fill="#3b2a1a"/>']
     for b in range(len(layout.boards)):
-        ox = 20 + (b % PER_LINE) * (BOARD_W + 20)
-        oy = 20 + (b // PER_LINE) * (BOARD_H + 20)
+        ox, oy = _origin(b)
         out.append(f'<rect x="{ox}" y="{oy}" width="{BOARD_W}" height="{BOARD_H}" rx="10" '
                    'fill="#8a5a2b" stroke="#2a1a0a"/>')
         out.append(f'<text x="{ox + 10}" y="{oy + 22}" font-size="14" fill="#fff">'
@@ -99,7 +103,7 @@ def board_svg(layout: Layout, leds: bytes | None = None, title: str = "") -> str
                    'stroke-width="2" stroke-dasharray="4 3"/>')
     for index, (x, y, label, _) in sorted(positions.items()):
         rgb = _colour(leds, index)
-        fill = "#{:02x}{:02x}{:02x}".format(*rgb) if rgb else "#1c1208"
+        fill = format_colour(rgb) if rgb else "#1c1208"
         out.append(f'<circle cx="{x:.0f}" cy="{y:.0f}" r="12" fill="{fill}" stroke="#000"/>')
         if leds is None:
             out.append(f'<text x="{x:.0f}" y="{y + 4:.0f}" font-size="10" text-anchor="middle" '

@@ -9,24 +9,26 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import Any, Final
 
 from firmware_bridge import protocol as p
 from firmware_bridge.device import Device
 from firmware_bridge.layout import default_layout
-from firmware_bridge.scene import Scene
+from firmware_bridge.scene import MAX_BOARDS, Scene
+from scorekeeper.pegboard import PEG_COLOURS
 
 LED_COUNT = 192
+#: The colours of six boards: the first six default peg colours.
+COLOURS: Final = tuple(PEG_COLOURS.values())[:MAX_BOARDS]
 
 
 def scenes() -> list[Scene]:
     """The states used by the vectors (six boards, then three)."""
-    colours = ["#e5383b", "#2f6fde", "#e0a800", "#2a9d4b", "#f2f2f2", "#8e44ad"]
     return [
-        Scene.from_scores(zip(colours, [0, 0, 0, 0, 0, 0], strict=True), brightness=64),
-        Scene.from_scores(zip(colours, [437, -25, 1040, 99, 0, 999], strict=True), 64),
-        Scene.from_scores(zip(colours, [452, -25, 1040, 99, 0, 999], strict=True), 64),
-        Scene.from_scores(zip(colours[:3], [452, 15, 2007], strict=True), brightness=255),
+        Scene.from_scores(zip(COLOURS, [0, 0, 0, 0, 0, 0], strict=True), brightness=64),
+        Scene.from_scores(zip(COLOURS, [437, -25, 1040, 99, 0, 999], strict=True), 64),
+        Scene.from_scores(zip(COLOURS, [452, -25, 1040, 99, 0, 999], strict=True), 64),
+        Scene.from_scores(zip(COLOURS[:3], [452, 15, 2007], strict=True), brightness=255),
     ]
 
 
@@ -51,6 +53,13 @@ def _frames() -> list[tuple[str, p.Message, int]]:
         ("nak bad frame", p.Nak(p.NAK_BAD_FRAME), 0),
         ("nak bad value", p.Nak(p.NAK_BAD_VALUE), 12),
     ]
+
+
+def _hand_made(kind: int, seq: int, body: bytes) -> bytes:
+    """A wire frame with a valid CRC that the encoder would not build (unknown type, bad
+    length)."""
+    raw = bytes([kind, seq]) + body
+    return p.cobs_encode(raw + p.crc16(raw).to_bytes(2, "big")) + b"\0"
 
 
 def _session() -> list[tuple[str, bytes]]:
@@ -79,11 +88,9 @@ def _session() -> list[tuple[str, bytes]]:
     steps.append(("bad crc", p.cobs_encode(bytes(bad_crc)) + b"\x00"))
     steps.append(("brightness", p.encode(p.Brightness(40), seq)))
     seq += 1
-    raw = bytes([0x42, seq]) + b"\x01"
-    steps.append(("unknown type", p.cobs_encode(raw + p.crc16(raw).to_bytes(2, "big")) + b"\0"))
+    steps.append(("unknown type", _hand_made(0x42, seq, b"\x01")))
     seq += 1
-    raw = bytes([p.PEGS, seq]) + b"\x00\x01\x02"
-    steps.append(("wrong length", p.cobs_encode(raw + p.crc16(raw).to_bytes(2, "big")) + b"\0"))
+    steps.append(("wrong length", _hand_made(p.PEGS, seq, b"\x00\x01\x02")))
     seq += 1
     steps.append(("hole out of range", p.encode(p.Pegs((p.PegChange(0, 1, 2, 10, 0),)), seq)))
     seq += 1

@@ -33,7 +33,14 @@ from scorekeeper.cards import (
     decks_copies,
     toss_deck,
 )
-from scorekeeper.rulesets import COMPLEX, TOSS_RUMMY, Ruleset, TossOptions, card_value
+from scorekeeper.rulesets import (
+    COMPLEX,
+    RULESET_TITLES,
+    TOSS_RUMMY,
+    Ruleset,
+    TossOptions,
+    card_value,
+)
 
 MIN_MELD: Final = 3
 #: A sequence holds each rank once, so at most 13 cards (A to K, or 2 to A).
@@ -101,7 +108,6 @@ class IllegalPlay(ValueError):
 _DEFAULT_OPTIONS: Final = TossOptions()
 
 
-_RULESET_TITLES: Final[dict[str, str]] = {COMPLEX: "Complex Toss Rummy", TOSS_RUMMY: "Toss Rummy"}
 _ACE_WORDS: Final[dict[str, str]] = {
     "both": "the ace plays high or low (option ace=both)",
     "high": "the ace plays high only (option ace=high)",
@@ -111,7 +117,7 @@ _ACE_WORDS: Final[dict[str, str]] = {
 
 def _worth(count: int, what: str, points: int, ruleset: str) -> str:
     """``3 cards worth 60 points (Complex Toss Rummy values)``: says which values applied."""
-    return f"{count} {what} worth {points} points ({_RULESET_TITLES[ruleset]} values)"
+    return f"{count} {what} worth {points} points ({RULESET_TITLES[ruleset]} values)"
 
 
 def _plural(rank: int) -> str:
@@ -163,7 +169,8 @@ def judge_meld(cards: Sequence[Card], options: TossOptions = _DEFAULT_OPTIONS) -
     "jk-blue cannot stand in a heart sequence: a joker in a sequence must be the suit's colour"
     """
     count = len(cards)
-    if len(set(cards)) != count:
+    distinct = len(set(cards))
+    if distinct != count:
         _check_copies(cards, options.decks)
     ruleset = options.ruleset
     if count < MIN_MELD:
@@ -202,7 +209,7 @@ def judge_meld(cards: Sequence[Card], options: TossOptions = _DEFAULT_OPTIONS) -
         return _judge_sequence(cards, naturals, jokers, points, options)
     helpers = f" with {_codes(jokers, ', ')} standing in" if jokers else ""
     return Verdict(
-        True, MeldKind.SET, points, _unique(cards) if count != len(set(cards)) else tuple(cards),
+        True, MeldKind.SET, points, _unique(cards) if count != distinct else tuple(cards),
         f"valid set of {_plural(first)}{helpers}: {_worth(count, 'cards', points, ruleset)}",
         f"set ({ruleset} values)",
     )
@@ -368,7 +375,8 @@ def judge_layoff(
         rule = f"lay-off (another player's meld, ace={options.ace}, {options.ruleset} values)"
     if not added:
         return _invalid("nothing to lay off: name at least one card", rule)
-    _check_copies([*meld, *added], options.decks)
+    combined = [*meld, *added]
+    _check_copies(combined, options.decks)
     for card in added:
         if card.is_null:
             return _invalid(f"{card.code} cannot be laid off: null cards never meld", rule)
@@ -383,7 +391,7 @@ def judge_layoff(
             " a joker laid off there needs at least one natural card laid with it",
             rule,
         )
-    after = judge_meld([*meld, *added], options)
+    after = judge_meld(combined, options)
     added_codes = _codes(added, ", ")
     if not after.valid:
         return _invalid(
@@ -404,7 +412,7 @@ def judge_layoff(
     laid = _worth(len(added), "cards" if len(added) > 1 else "card", points, options.ruleset)
     return Verdict(
         True, after.kind, points, after.top_cards,
-        f"{added_codes} fits {_codes(meld)}, making a {kind} of {len(meld) + len(added)}"
+        f"{added_codes} fits {_codes(meld)}, making a {kind} of {len(combined)}"
         f" cards: {laid} laid off",
         rule,
     )
@@ -464,7 +472,7 @@ def judge_toss(joker: Card, target: Card, options: TossOptions = _DEFAULT_OPTION
 
 
 def _tossed(reason: str, target: Card, points: int, options: TossOptions, rule: str) -> Verdict:
-    worth = f"{target.code} is worth {points} points ({_RULESET_TITLES[options.ruleset]} values)"
+    worth = f"{target.code} is worth {points} points ({RULESET_TITLES[options.ruleset]} values)"
     return Verdict(True, None, points, (), f"{reason}; {worth}", rule)
 
 

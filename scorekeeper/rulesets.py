@@ -21,6 +21,7 @@ TossJokerRule = Literal["shown", "melded"]
 TOSS_RUMMY: Final = "toss-rummy"
 COMPLEX: Final = "complex-toss-rummy"
 RULESETS: Final[tuple[Ruleset, ...]] = (COMPLEX, TOSS_RUMMY)
+RULESET_TITLES: Final[dict[str, str]] = {COMPLEX: "Complex Toss Rummy", TOSS_RUMMY: "Toss Rummy"}
 ACE_RULES: Final[tuple[AceRule, ...]] = ("both", "high", "low")
 TOSS_JOKER_RULES: Final[tuple[TossJokerRule, ...]] = ("shown", "melded")
 

@@ -24,12 +24,10 @@ from scorekeeper.games.session import (
     apply_session,
     initial_session,
 )
-from scorekeeper.rulesets import COMPLEX, RULESETS, TOSS_RUMMY
+from scorekeeper.rulesets import RULESET_TITLES, RULESETS
 
 Setup = engine.TableSetup | SessionSetup
 State = engine.GameState | SessionState
-
-TOSS_TITLES = {COMPLEX: "Complex Toss Rummy", TOSS_RUMMY: "Toss Rummy"}
 
 
 def setup_from_json(data: Mapping[str, Any]) -> Setup:
@@ -79,7 +77,7 @@ def replay(setup: Setup, events: Iterable[Mapping[str, Any]]) -> State:
 def available_games() -> list[dict[str, Any]]:
     """Every game a table can play, for the start page: name, title and what it offers."""
     toss = [
-        {"name": name, "title": TOSS_TITLES[name], "engine": "toss", "deck": "toss",
+        {"name": name, "title": RULESET_TITLES[name], "engine": "toss", "deck": "toss",
          "players": {"min": 2, "max": 6}, "lower_wins": False}
         for name in RULESETS
     ]

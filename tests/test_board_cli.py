@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_board_link import expected_leds, hand_states
+from test_board_link import expected_leds, hand_states, wait_until
 
 from firmware_bridge.emulator import BoardEmulator
 from firmware_bridge.layout import default_layout
@@ -110,9 +110,7 @@ def test_board_sim_process_unplug_and_replug(
         process.stdin.flush()
         assert json.loads(process.stdout.readline()) == {"done": "unplug",
                                                          "port": first["port"]}
-        deadline = time.monotonic() + 3
-        while link.status.status == CONNECTED and time.monotonic() < deadline:
-            time.sleep(0.02)
+        wait_until(lambda: link.status.status != CONNECTED, 3)
         scene = Scene.from_state(states[-1])
         link.show(scene)
         process.stdin.write("replug\n")

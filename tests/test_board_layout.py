@@ -23,6 +23,7 @@ from firmware_bridge.layout import Layout, LayoutError, default_layout
 from firmware_bridge.ports import PortMatch, choose_port, parse_vid_pid
 from firmware_bridge.render import board_svg, board_text
 from firmware_bridge.scene import BoardPegs, Scene, SceneError
+from firmware_bridge.vectors import COLOURS
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
 
@@ -112,8 +113,7 @@ def test_scene_from_state_and_errors() -> None:
 
 
 def six_boards(scores: list[int]) -> Scene:
-    colours = ["#e5383b", "#2f6fde", "#e0a800", "#2a9d4b", "#f2f2f2", "#8e44ad"]
-    return Scene.from_scores(zip(colours, scores, strict=True), brightness=200)
+    return Scene.from_scores(zip(COLOURS, scores, strict=True), brightness=200)
 
 
 def test_wled_full_state_is_small_and_exact() -> None:

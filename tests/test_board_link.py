@@ -66,13 +66,18 @@ def make_link(path: str, mode: str, statuses: list[LinkStatus], **kw: Any) -> Bo
     return BoardLink(path, mode=mode, on_status=statuses.append, hello_timeout=1.0, **kw)
 
 
-def wait_status(link: BoardLink, status: str, timeout: float = 3.0) -> bool:
+def wait_until(predicate: Callable[[], bool], timeout: float = 5.0,
+               interval: float = 0.02) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if link.status.status == status:
+        if predicate():
             return True
-        time.sleep(0.01)
+        time.sleep(interval)
     return False
+
+
+def wait_status(link: BoardLink, status: str, timeout: float = 3.0) -> bool:
+    return wait_until(lambda: link.status.status == status, timeout, interval=0.01)
 
 
 @pytest.fixture(params=["ours", "wled"])
@@ -223,15 +228,6 @@ def test_board_restart_is_noticed_and_the_state_sent_again(
         assert emu.wait_for(lambda e: e.lit() == expected_leds(states[5]["boards"]), 2.0)
         assert any("restarted" in s.detail for s in statuses)
         assert link.stats.connects == 2
-
-
-def wait_until(predicate: Callable[[], bool], timeout: float = 5.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def test_arduino_that_resets_when_the_port_opens(statuses: list[LinkStatus]) -> None:

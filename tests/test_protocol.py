@@ -24,6 +24,9 @@ from firmware_bridge.scene import BoardPegs, Scene
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = ROOT / "tests" / "vectors" / "protocol.json"
 FIRMWARE = ROOT / "hardware" / "firmware"
+#: The firmware core and the host harness that drives it from the command line.
+HARNESS_SOURCES = [str(FIRMWARE / "host" / "skb_harness.cpp"),
+                   str(FIRMWARE / "scorekeeper_board" / "skb_core.cpp")]
 
 
 @pytest.fixture(scope="module")
@@ -32,15 +35,18 @@ def data() -> dict:
 
 
 @pytest.fixture(scope="session")
-def harness(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    gxx = shutil.which("g++")
-    if gxx is None:
+def gxx() -> str:
+    found = shutil.which("g++")
+    if found is None:
         pytest.skip("g++ is not installed (apt-get install g++): cannot compile the firmware core")
+    return found
+
+
+@pytest.fixture(scope="session")
+def harness(gxx: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
     exe = tmp_path_factory.mktemp("harness") / "skb_harness"
     subprocess.run([gxx, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-O1", "-o", str(exe),
-                    str(FIRMWARE / "host" / "skb_harness.cpp"),
-                    str(FIRMWARE / "scorekeeper_board" / "skb_core.cpp")],
-                   check=True, capture_output=True, text=True)
+                    *HARNESS_SOURCES], check=True, capture_output=True, text=True)
     return exe
 
 
@@ -299,12 +305,9 @@ int main() {
 
 
 @pytest.mark.parametrize("driver", ["fastled", "neopixel"])
-def test_arduino_sketch_compiles_and_answers(tmp_path: Path, driver: str) -> None:
+def test_arduino_sketch_compiles_and_answers(gxx: str, tmp_path: Path, driver: str) -> None:
     """The sketch against stand-ins for the Arduino core and the LED libraries: it builds,
     says hello after reset and answers a hello request (the real libraries are not here)."""
-    gxx = shutil.which("g++")
-    if gxx is None:
-        pytest.skip("g++ is not installed (apt-get install g++)")
     request = ", ".join(f"0x{b:02x}" for b in p.encode(p.HelloRequest(), 7))
     for name, text in ARDUINO_STUBS.items():
         (tmp_path / name).write_text(text % request if name == "main.cpp" else text)
@@ -332,10 +335,10 @@ def test_cpp_core_renders_any_game_like_the_layout(harness: Path, first: list[in
                                                    second: list[int], brightness: int) -> None:
     """Random scores: a full state then the changed pegs, as the link sends them; the C++
     core's LED buffer equals the bridge's rendering of the state after each frame."""
-    colours = ["#e5383b", "#2f6fde", "#e0a800", "#2a9d4b", "#f2f2f2", "#8e44ad"]
     layout = default_layout()
-    a = Scene.from_scores(zip(colours, first, strict=False), brightness)
-    b = Scene.from_scores(zip(colours, (second + first)[:len(first)], strict=False), brightness)
+    a = Scene.from_scores(zip(vectors.COLOURS, first, strict=False), brightness)
+    b = Scene.from_scores(zip(vectors.COLOURS, (second + first)[:len(first)], strict=False),
+                          brightness)
     wire = [p.encode(m, 1) for m in changes(layout, None, a)]
     steps = [a] * len(wire)
     for message in changes(layout, a, b):
@@ -348,17 +351,13 @@ def test_cpp_core_renders_any_game_like_the_layout(harness: Path, first: list[in
         assert result["brightness"] == layout.capped(brightness)
 
 
-def test_cpp_core_survives_line_noise_under_sanitizers(tmp_path: Path, data: dict) -> None:
+def test_cpp_core_survives_line_noise_under_sanitizers(gxx: str, tmp_path: Path,
+                                                       data: dict) -> None:
     """The firmware core with AddressSanitizer and UBSan: the vector session plus random
     noise, with strips shorter and longer than the layout, never touches memory it should not."""
-    gxx = shutil.which("g++")
-    if gxx is None:
-        pytest.skip("g++ is not installed (apt-get install g++)")
     exe = tmp_path / "skb_asan"
     build = subprocess.run([gxx, "-std=c++17", "-g", "-O1", "-fsanitize=address,undefined",
-                            "-fno-sanitize-recover=all", "-o", str(exe),
-                            str(FIRMWARE / "host" / "skb_harness.cpp"),
-                            str(FIRMWARE / "scorekeeper_board" / "skb_core.cpp")],
+                            "-fno-sanitize-recover=all", "-o", str(exe), *HARNESS_SOURCES],
                            capture_output=True, text=True)
     if build.returncode != 0 and "asan" in build.stderr.lower():
         pytest.skip(f"no sanitizer runtime for g++: {build.stderr[-200:]}")

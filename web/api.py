@@ -50,6 +50,14 @@ def int_field(data: dict[str, Any], name: str) -> int:
     return value
 
 
+def options_field(data: dict[str, Any], example: str) -> dict[str, Any]:
+    """The body's ``"options"`` object, without its empty values."""
+    options = data.get("options") or {}
+    if not isinstance(options, dict):
+        raise BadRequestError(f'"options" must be an object {example}')
+    return {k: v for k, v in options.items() if v is not None and v != ""}
+
+
 def card_codes(value: Any, what: str) -> list[str]:
     """Card codes from a list or a space-separated string, checked by the card parser."""
     if isinstance(value, str):
@@ -83,10 +91,7 @@ def setup_from_json(data: dict[str, Any]) -> tuple[tables.Setup, bool]:
     game = data.get("game", "complex-toss-rummy")
     if isinstance(game, str) and game in GAMES:
         return pack_setup_from_json(game, data), bool(data.get("auto_accept", False))
-    options = data.get("options") or {}
-    if not isinstance(options, dict):
-        raise BadRequestError('"options" must be an object like {"ace": "both", "decks": 1}')
-    options = {k: v for k, v in options.items() if v is not None and v != ""}
+    options = options_field(data, 'like {"ace": "both", "decks": 1}')
     options["ruleset"] = game
     toss_options = TossOptions.from_json(options)
     raw_players = data.get("players")
@@ -131,10 +136,7 @@ def read_players(raw_players: list[Any]) -> tuple[list[str], dict[str, str]]:
 def pack_setup_from_json(game: str, data: dict[str, Any]) -> tables.Setup:
     """The setup of a rules-pack game (Toss Hearts, Tong-Its...): players with their colours,
     the game's own options, decks and, for the chip games, the chips each player starts with."""
-    options = data.get("options") or {}
-    if not isinstance(options, dict):
-        raise BadRequestError('"options" must be an object of the game\'s options')
-    options = {k: v for k, v in options.items() if v is not None and v != ""}
+    options = options_field(data, "of the game's options")
     decks = options.pop("decks", data.get("decks", 1))
     raw_players = data.get("players")
     if not isinstance(raw_players, list):
@@ -298,21 +300,14 @@ def export_csv(table_id: str) -> Response:
 
 # -- writing ---------------------------------------------------------------------------------
 
-def stale_response(exc: StaleWriteError) -> tuple[Response, int]:
-    return jsonify({"error": str(exc), "seq": exc.seq, "state": exc.state}), 409
-
-
 @bp.post("/tables/<table_id>/events")
 def post_event(table_id: str) -> tuple[Response, int]:
     table = table_for(table_id)
     role = require(table, "keeper")
     data = body()
     base_seq = int_field(data, "base_seq")
-    try:
-        seq, _, state_text = get_store().append_encoded(table, base_seq, data.get("event"),
-                                                        role.name)
-    except StaleWriteError as exc:
-        return stale_response(exc)
+    # a stale base_seq is the app's 409 with the current state (web.register_errors)
+    seq, _, state_text = get_store().append_encoded(table, base_seq, data.get("event"), role.name)
     if data["event"].get("type") == "end-hand":
         for proposal in get_store().meta(table)["proposals"]:
             if proposal["kind"] == "hand":
@@ -402,10 +397,7 @@ def resolve_proposal(table_id: str, proposal_id: int, action: str) -> tuple[Resp
             "a play proposal can be accepted or rejected; a hand proposal is used by End hand"
         )
     base_seq = int_field(body(), "base_seq")
-    try:
-        seq, new_state = store.append(table, base_seq, proposal["payload"], proposal["player"])
-    except StaleWriteError as exc:
-        return stale_response(exc)
+    seq, new_state = store.append(table, base_seq, proposal["payload"], proposal["player"])
     store.resolve_proposal(table, proposal_id, "accepted", seq)
     return jsonify({"seq": seq, "state": new_state}), 201
 
@@ -529,10 +521,7 @@ def rules_check() -> Response:
     from scorekeeper import melds
 
     data = body()
-    options_json = data.get("options") or {}
-    if not isinstance(options_json, dict):
-        raise BadRequestError('"options" must be an object like {"ruleset": "toss-rummy"}')
-    options = TossOptions.from_json({k: v for k, v in options_json.items() if v not in (None, "")})
+    options = TossOptions.from_json(options_field(data, 'like {"ruleset": "toss-rummy"}'))
     cards = parse_cards(card_codes(data.get("cards", []), '"cards"'))
     if not cards:
         raise BadRequestError("pick or type at least one card")

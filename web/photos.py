@@ -97,73 +97,49 @@ class DeckStore:
 
     def info(self, table: Table) -> dict[str, Any]:
         """What the table's profile holds (``learned`` codes in deck order)."""
-        rows = self.store._query(
-            "SELECT name, deck, updated_at FROM deck_profiles WHERE table_id = ?", (table.id,))
-        learned = {r["code"] for r in self.store._query(
-            "SELECT code FROM deck_cards WHERE table_id = ?", (table.id,))}
-        deck: DeckKind = rows[0]["deck"] if rows and rows[0]["deck"] in DECK_KINDS else "toss"
+        head = self.store.deck_head(table)
+        learned = self.store.learned_codes(table)
+        deck: DeckKind = head["deck"] if head and head["deck"] in DECK_KINDS else "toss"
         codes = deck_codes(deck)
         return {
-            "name": rows[0]["name"] if rows else None,
+            "name": head["name"] if head else None,
             "deck": deck,
             "source": "table" if learned else "built-in",
             "learned": [c for c in codes if c in learned],
             "missing": [c for c in codes if c not in learned],
             "total": len(codes),
-            "updated_at": rows[0]["updated_at"] if rows else None,
+            "updated_at": head["updated_at"] if head else None,
         }
 
     def learn(self, table: Table, code: str, model_bytes: bytes, source: str,
               deck: str, name: str | None) -> None:
-        now = time.time()
-        rows = self.store._query("SELECT deck FROM deck_profiles WHERE table_id = ?",
-                                 (table.id,))
-        if rows and rows[0]["deck"] != deck:
-            raise PhotoError(f"this table's deck profile is a {rows[0]['deck']} deck: forget it "
+        head = self.store.deck_head(table)
+        if head and head["deck"] != deck:
+            raise PhotoError(f"this table's deck profile is a {head['deck']} deck: forget it "
                              f"first to learn a {deck} deck")
-        self.store._write([
-            ("INSERT INTO deck_profiles (table_id, name, deck, updated_at) VALUES (?, ?, ?, ?)"
-             " ON CONFLICT (table_id) DO UPDATE SET updated_at = excluded.updated_at,"
-             " name = COALESCE(?, name)",
-             (table.id, name or f"table {table.id}", deck, now, name)),
-            ("INSERT OR REPLACE INTO deck_cards (table_id, code, model, source, learned_at)"
-             " VALUES (?, ?, ?, ?, ?)", (table.id, code, model_bytes, source[:200], now)),
-        ])
+        self.store.save_learned_card(table, code, model_bytes, source, deck, name)
 
     def forget(self, table: Table, code: str | None = None) -> int:
         """Forget one card, or the whole profile; returns how many cards were forgotten."""
-        if code is None:
-            count = len(self.store._query("SELECT code FROM deck_cards WHERE table_id = ?",
-                                          (table.id,)))
-            self.store._write([("DELETE FROM deck_cards WHERE table_id = ?", (table.id,)),
-                               ("DELETE FROM deck_profiles WHERE table_id = ?", (table.id,))])
-            return count
-        count = len(self.store._query(
-            "SELECT code FROM deck_cards WHERE table_id = ? AND code = ?", (table.id, code)))
-        self.store._write([("DELETE FROM deck_cards WHERE table_id = ? AND code = ?",
-                            (table.id, code)),
-                           ("UPDATE deck_profiles SET updated_at = ? WHERE table_id = ?",
-                            (time.time(), table.id))])
+        learned = self.store.learned_codes(table)
+        count = len(learned) if code is None else int(code in learned)
+        self.store.forget_learned(table, code)
         return count
 
     def profile(self, table: Table) -> DeckProfile | None:
         """The table's learned profile, or None when it has learned no card."""
         from scorekeeper.vision import DeckProfile
 
-        stamp_row = self.store._query(
-            "SELECT count(*) AS n, max(learned_at) AS at FROM deck_cards WHERE table_id = ?",
-            (table.id,))[0]
-        if not stamp_row["n"]:
+        stamp = self.store.learned_stamp(table)
+        if stamp is None:
             return None
-        stamp = (int(stamp_row["n"]), float(stamp_row["at"]))
         with self._lock:
             cached = self._cache.get(table.id)
             if cached and cached[0] == stamp:
                 return cached[1]
-        head = self.store._query("SELECT name, deck FROM deck_profiles WHERE table_id = ?",
-                                 (table.id,))[0]
-        blobs = {r["code"]: bytes(r["model"]) for r in self.store._query(
-            "SELECT code, model FROM deck_cards WHERE table_id = ?", (table.id,))}
+        head = self.store.deck_head(table)
+        assert head is not None  # a learned card always has its profile row
+        blobs = self.store.learned_models(table)
         models = []
         for code in deck_codes("standard" if head["deck"] == "standard" else "toss"):
             if code in blobs:

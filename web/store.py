@@ -578,3 +578,50 @@ class Store:
             "board_status": table.board_status,
             "join_expires_at": table.join_expires_at,
         }
+
+    # -- learned deck profiles (web/photos.py) -----------------------------------------
+
+    def deck_head(self, table: Table) -> sqlite3.Row | None:
+        """The table's deck profile row (``name``, ``deck``, ``updated_at``), or None."""
+        rows = self._query(
+            "SELECT name, deck, updated_at FROM deck_profiles WHERE table_id = ?", (table.id,))
+        return rows[0] if rows else None
+
+    def learned_codes(self, table: Table) -> set[str]:
+        return {r["code"] for r in self._query(
+            "SELECT code FROM deck_cards WHERE table_id = ?", (table.id,))}
+
+    def learned_models(self, table: Table) -> dict[str, bytes]:
+        """Each learned card's model, by code."""
+        return {r["code"]: bytes(r["model"]) for r in self._query(
+            "SELECT code, model FROM deck_cards WHERE table_id = ?", (table.id,))}
+
+    def learned_stamp(self, table: Table) -> tuple[int, float] | None:
+        """How many cards the table has learned and when the last was, or None for none."""
+        row = self._query(
+            "SELECT count(*) AS n, max(learned_at) AS at FROM deck_cards WHERE table_id = ?",
+            (table.id,))[0]
+        return (int(row["n"]), float(row["at"])) if row["n"] else None
+
+    def save_learned_card(self, table: Table, code: str, model: bytes, source: str, deck: str,
+                          name: str | None) -> None:
+        now = time.time()
+        self._write([
+            ("INSERT INTO deck_profiles (table_id, name, deck, updated_at) VALUES (?, ?, ?, ?)"
+             " ON CONFLICT (table_id) DO UPDATE SET updated_at = excluded.updated_at,"
+             " name = COALESCE(?, name)",
+             (table.id, name or f"table {table.id}", deck, now, name)),
+            ("INSERT OR REPLACE INTO deck_cards (table_id, code, model, source, learned_at)"
+             " VALUES (?, ?, ?, ?, ?)", (table.id, code, model, source[:200], now)),
+        ])
+
+    def forget_learned(self, table: Table, code: str | None = None) -> None:
+        """Forget one learned card, or the table's whole deck profile."""
+        if code is None:
+            self._write([("DELETE FROM deck_cards WHERE table_id = ?", (table.id,)),
+                         ("DELETE FROM deck_profiles WHERE table_id = ?", (table.id,))])
+        else:
+            self._write([("DELETE FROM deck_cards WHERE table_id = ? AND code = ?",
+                          (table.id, code)),
+                         ("UPDATE deck_profiles SET updated_at = ? WHERE table_id = ?",
+                          (time.time(), table.id))])

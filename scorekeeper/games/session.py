@@ -26,7 +26,7 @@ from typing import Any, Final
 
 from scorekeeper.cards import ACE, parse_cards
 from scorekeeper.games import get_game
-from scorekeeper.games.base import GameError, HandEntryError, RulesPack
+from scorekeeper.games.base import GameError, HandEntryError, RulesPack, read_decks
 from scorekeeper.pegboard import PEG_COLOURS, PegBoard
 
 SESSION_EVENT_TYPES: Final[tuple[str, ...]] = ("hand", "correction", "undo")
@@ -80,9 +80,7 @@ list every player in "totals" or "players"
             raise SessionError("every player needs a different name")
         pack.check_players(names)
         options = pack.resolve_options(data.get("options") or {})
-        decks = data.get("decks", 1)
-        if isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= 20:
-            raise SessionError(f'"decks" must be a whole number from 1 to 20, not {decks!r}')
+        decks = read_decks(data)
         colours = data.get("colours") or {}
         if not isinstance(colours, Mapping):
             raise SessionError('"colours" must map each player to a colour like "#e5383b"')

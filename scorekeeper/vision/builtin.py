@@ -12,11 +12,8 @@ import hashlib
 import os
 from pathlib import Path
 
-import cv2
-
 from scorekeeper.cards import deck_codes
 from scorekeeper.vision.errors import ProfileError
-from scorekeeper.vision.features import CANON_H, CANON_W
 from scorekeeper.vision.learn import learn_card
 from scorekeeper.vision.profile import PROFILE_VERSION, DeckProfile
 from scorekeeper.vision.reference import REFERENCE, DeckStyle, draw_card
@@ -26,9 +23,7 @@ def profile_from_drawings(style: DeckStyle, deck: str = "toss") -> DeckProfile:
     """Learn a deck straight from its drawings (no photos)."""
     models = []
     for code in deck_codes("toss" if deck == "toss" else "standard"):
-        drawn = draw_card(code, style)
-        canon = cv2.resize(drawn.image, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
-        models.append(learn_card(code, canon))
+        models.append(learn_card(code, draw_card(code, style).image))  # learn_card resizes
     return DeckProfile.from_models(f"{style.name} ({deck})", deck, models)
 
 

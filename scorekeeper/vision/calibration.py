@@ -27,7 +27,7 @@ from scorekeeper.vision.errors import (
 )
 from scorekeeper.vision.features import CANON_H, CANON_W, Image
 from scorekeeper.vision.images import decode, read_bytes
-from scorekeeper.vision.learn import learn_card, sharpness
+from scorekeeper.vision.learn import learn_normalised, normalise_card, sharpness
 from scorekeeper.vision.profile import CardModel, DeckProfile
 from scorekeeper.vision.scene import card_mask, fill_regions, white_balance
 
@@ -145,10 +145,10 @@ def learn_photo(image: bytes | str | Path, code: str) -> CardModel:
     """Learn one card from its photo. Raises a CalibrationError subclass saying why not."""
     photo = decode(read_bytes(image), max_side=1600)
     quad = find_card_quad(photo.image)
-    canon = straighten(photo.image, quad)
-    if sharpness(canon) < MIN_SHARPNESS:
+    norm = normalise_card(straighten(photo.image, quad))
+    if sharpness(norm) < MIN_SHARPNESS:
         raise BlurryImageError("the photo is too blurred: hold the phone steady, focus, retake")
-    return learn_card(code, canon)
+    return learn_normalised(code, norm)
 
 
 def calibrate_dir(

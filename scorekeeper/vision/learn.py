@@ -31,6 +31,7 @@ from scorekeeper.vision.features import (
     ink_colour,
     inkness,
     patch_matrix,
+    sample_patch,
 )
 from scorekeeper.vision.profile import CardModel
 
@@ -93,7 +94,12 @@ def learn_card(code: str, card: Image) -> CardModel:
     """Learn one card from its straight, upright canonical picture (BGR, CANON_H x CANON_W)."""
     if card.shape[:2] != (CANON_H, CANON_W):
         card = cv2.resize(card, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
-    norm = normalise_card(card)
+    return learn_normalised(code, normalise_card(card))
+
+
+def learn_normalised(code: str, norm: FloatImage) -> CardModel:
+    """Learn one card from its canonical picture already divided by its white
+    (``normalise_card``)."""
     try:
         pip, ranks = find_index(norm)
     except NoIndexFoundError:
@@ -113,8 +119,9 @@ def learn_card(code: str, card: Image) -> CardModel:
                        / areas.sum())
     centre = np.array([CANON_W / 2, CANON_H / 2])
     card_corners = np.array([[0, 0], [CANON_W, 0], [CANON_W, CANON_H], [0, CANON_H]], np.float64)
+    first = frame_matrix(pip.centroid, anchors[0])
+    colour = ink_colour(sample_patch(norm, first), sample_patch(ink, first))
     templates, corners, d_ratio, to_canon = [], [], [], []
-    colour = np.ones(3, np.float32)
     for anchor in anchors:
         d = float(np.linalg.norm(pip.centroid - anchor))
         source = blur_for_step(ink, STEP * d)
@@ -123,29 +130,20 @@ def learn_card(code: str, card: Image) -> CardModel:
             p2 = variant @ (pip.centroid - centre) + centre
             a2 = variant @ (anchor - centre) + centre
             frame = frame_matrix(p2, a2)
+            full = np.vstack([frame, [0, 0, 1]])
             back = np.eye(3)
             back[:2, :2] = inverse
             back[:2, 2] = centre - inverse @ centre
-            to_canon.append((back @ np.vstack([frame, [0, 0, 1]]))[:2])
+            to_canon.append((back @ full)[:2])
             m = (back @ np.vstack([patch_matrix(frame), [0, 0, 1]]))[:2]
             patch = cv2.warpAffine(source, m, (PATCH_W, PATCH_H),
                                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                    borderMode=cv2.BORDER_REPLICATE)
             templates.append(patch.reshape(-1))
-            full = np.vstack([frame, [0, 0, 1]])
             distorted = (card_corners - centre) @ variant.T + centre
             local = np.linalg.solve(full, np.hstack([distorted, np.ones((4, 1))]).T).T[:, :2]
             corners.append(local)
             d_ratio.append(d / CANON_W)
-            if len(templates) == 1:
-                m0 = patch_matrix(frame_matrix(pip.centroid, anchor))
-                npatch = cv2.warpAffine(norm, m0, (PATCH_W, PATCH_H),
-                                        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                        borderMode=cv2.BORDER_REPLICATE)
-                ipatch = cv2.warpAffine(ink, m0, (PATCH_W, PATCH_H),
-                                        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                        borderMode=cv2.BORDER_REPLICATE)
-                colour = ink_colour(npatch, ipatch)
     return CardModel(
         code=code,
         templates=describe(np.stack(templates).astype(np.float32)),
@@ -158,9 +156,10 @@ def learn_card(code: str, card: Image) -> CardModel:
     )
 
 
-def sharpness(card: Image) -> float:
-    """How sharp a canonical card's ink is: variance of the Laplacian of its inkness over the
-    inkness variance (so faint gold ink and bold black ink score alike). Low means blurred."""
-    ink = inkness(normalise_card(card))
+def sharpness(norm: FloatImage) -> float:
+    """How sharp a normalised canonical card's ink is: variance of the Laplacian of its inkness
+    over the inkness variance (so faint gold ink and bold black ink score alike). Low means
+    blurred."""
+    ink = inkness(norm)
     lap: FloatImage = cv2.Laplacian(ink, cv2.CV_32F)
     return float(lap.var() / max(float(ink.var()), 1e-4))

@@ -32,7 +32,9 @@ from scorekeeper.vision.features import (
     frame_matrix,
     ink_blobs,
     ink_colour,
+    inkness,
     patch_matrix,
+    sample_patch,
 )
 from scorekeeper.vision.images import decode, read_bytes
 from scorekeeper.vision.profile import DeckProfile
@@ -260,10 +262,7 @@ def _score(scene: Scene, ink: FloatImage, guesses: list[_Guess], profile: DeckPr
         level = 0 if step < 1.6 else (1 if step < 3.2 else 2)
         if level not in levels:
             levels[level] = blur_for_step(ink, (0.0, 2.4, 4.4)[level])
-        patches[i] = cv2.warpAffine(
-            levels[level], patch_matrix(g.frame), (PATCH_W, PATCH_H),
-            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE,
-        ).reshape(-1)
+        patches[i] = sample_patch(levels[level], g.frame).reshape(-1)
     ncc = describe(patches) @ profile.templates.T  # (G, T)
     n = len(profile.codes)
     per_card = np.full((len(guesses), n), -1.0, np.float32)
@@ -277,12 +276,7 @@ def _score(scene: Scene, ink: FloatImage, guesses: list[_Guess], profile: DeckPr
     promising = np.nonzero(per_card.max(axis=1) >= SHORTLIST)[0]
     for i in (int(k) for k in promising):
         g = guesses[i]
-        m = patch_matrix(g.frame)
-        npatch = cv2.warpAffine(scene.norm, m, (PATCH_W, PATCH_H),
-                                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                borderMode=cv2.BORDER_REPLICATE)
-        ipatch = patches[i].reshape(PATCH_H, PATCH_W)
-        colour = ink_colour(npatch, ipatch)
+        colour = ink_colour(sample_patch(scene.norm, g.frame), patches[i].reshape(PATCH_H, PATCH_W))
         penalty = _colour_penalty(profile.colours, colour)
         combined = per_card[i] - penalty
         order = np.argsort(-combined)
@@ -317,6 +311,7 @@ class _Fine:
         self.profile = profile
         self.levels: dict[float, FloatImage] = {}
         self.cards: dict[int, FloatImage] = {}
+        self.templates: dict[tuple[int, int, int], tuple[FloatImage, npt.NDArray[np.float32]]] = {}
         self.detail = detail
         self.inside = (ink > 0).astype(np.float32)
         self.k = 1.0 if detail is None else detail.shape[1] / ink.shape[1]
@@ -348,7 +343,7 @@ class _Fine:
         inside = cv2.warpAffine(self.inside, patch_matrix(g.frame, width, height, window),
                                 (width, height), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
                                 borderMode=cv2.BORDER_CONSTANT)
-        ink: FloatImage = np.clip(1.0 - norm.min(axis=2), 0.0, 1.0) * inside
+        ink: FloatImage = inkness(norm) * inside
         return ink
 
     def _source(self, step: float) -> FloatImage:
@@ -363,15 +358,22 @@ class _Fine:
             self.cards[card] = blur_for_step(ink, 1.6)
         return self.cards[card]
 
-    def _template(self, card: int, t: int, part: int) -> FloatImage:
-        window, width, height = FINE_PARTS[part]
-        to_canon = np.vstack([self.profile.to_canon[t].astype(np.float64), [0, 0, 1]])
-        m = (to_canon @ np.vstack([patch_matrix(np.eye(3)[:2], width, height, window),
-                                   [0, 0, 1]]))[:2]
-        out: FloatImage = cv2.warpAffine(self._card(card), m, (width, height),
-                                         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                         borderMode=cv2.BORDER_REPLICATE)
-        return out
+    def _template(
+        self, card: int, t: int, part: int
+    ) -> tuple[FloatImage, npt.NDArray[np.float32]]:
+        """A learned card's rank or pip in template ``t``'s frame, and its gradients (kept:
+        the photo's other guesses often have the same finalists)."""
+        key = (card, t, part)
+        if key not in self.templates:
+            window, width, height = FINE_PARTS[part]
+            to_canon = np.vstack([self.profile.to_canon[t].astype(np.float64), [0, 0, 1]])
+            m = (to_canon @ np.vstack([patch_matrix(np.eye(3)[:2], width, height, window),
+                                       [0, 0, 1]]))[:2]
+            out: FloatImage = cv2.warpAffine(self._card(card), m, (width, height),
+                                             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                             borderMode=cv2.BORDER_REPLICATE)
+            self.templates[key] = (out, _gradients(out))
+        return self.templates[key]
 
     def settle(self, g: _Guess) -> None:
         """Re-score a guess's finalists; set its card, score and runner-up.
@@ -380,13 +382,12 @@ class _Fine:
         then compared by gradient correlation with every finalist."""
         colour = g.colour if g.colour is not None else np.ones(3, np.float32)
         totals = dict.fromkeys(g.finalists, 0.0)
+        first = g.finalists[0]
         for part in range(len(FINE_PARTS)):
-            sample = self._sample(g, part)
-            first = g.finalists[0]
-            sample = _align(self._template(first, g.templates[first], part), sample)
-            grad = _gradients(sample)
+            shape, _ = self._template(first, g.templates[first], part)
+            grad = _gradients(_align(shape, self._sample(g, part)))
             for card in g.finalists:
-                tmpl = _gradients(self._template(card, g.templates[card], part))
+                _, tmpl = self._template(card, g.templates[card], part)
                 totals[card] += float(tmpl @ grad / max(
                     1e-6, float(np.linalg.norm(tmpl) * np.linalg.norm(grad))))
         results = []

@@ -25,7 +25,6 @@ class Scene:
     ink: FloatImage  # inkness of norm, 0..1
     filled: npt.NDArray[np.int32]  # labels of card regions (holes filled) at half size
     card_width: dict[int, float]  # label -> estimated card width in pixels
-    white_mask: Mask  # card white, at half size
     white_scale: FloatImage  # per-channel factor photo -> normalised, at quarter size
 
     def regions_at(self, points: npt.NDArray[np.float64]) -> npt.NDArray[np.int32]:
@@ -126,7 +125,7 @@ def analyse(img: Image) -> Scene:
         peaks = np.zeros(count + 1, np.float32)
         np.maximum.at(peaks, labels_half.ravel(), dist.ravel())
         widths = {label: 4.0 * float(peaks[label]) for label in range(1, count + 1)}
-    return Scene(norm, ink, labels_half, widths, white_half, small_scale)
+    return Scene(norm, ink, labels_half, widths, small_scale)
 
 
 def card_ink(scene: Scene, erode: int) -> FloatImage:

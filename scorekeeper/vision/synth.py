@@ -30,6 +30,8 @@ Points = npt.NDArray[np.float64]
 
 CARD_MM: Final = (63.0, 88.0)
 _MM_PER_PX: Final = CARD_MM[0] / CARD_W
+#: A drawn card's corners (TL, TR, BR, BL) in its own pixels.
+_CORNERS: Final = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], float)
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +191,7 @@ def _lighting(rng: np.random.Generator, width: int, height: int) -> npt.NDArray[
 def _paste(canvas: Image, drawn: DrawnCard, h: npt.NDArray[np.float64], shadow: float) -> None:
     """Draw one card through homography ``h`` (card pixels -> canvas), with a drop shadow."""
     ch, cw = canvas.shape[:2]
-    corners = _project(h, np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], float))
+    corners = _project(h, _CORNERS)
     pad = 12
     x0 = max(0, int(corners[:, 0].min()) - pad)
     y0 = max(0, int(corners[:, 1].min()) - pad)
@@ -236,11 +238,7 @@ def make_photo(
     radius = max(float(np.linalg.norm(c)) for _, c, _, _ in layout) + 60.0
     cam = _camera(rng, tilt, radius)
     # Frame the scene: fit its projected bounding box into part of the photo.
-    outline = [
-        _project(cam @ _card_to_plane(c, t), np.array(
-            [[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], float))
-        for _, c, t, _ in layout
-    ]
+    outline = [_project(cam @ _card_to_plane(c, t), _CORNERS) for _, c, t, _ in layout]
     allpts = np.vstack(outline)
     lo, hi = allpts.min(axis=0), allpts.max(axis=0)
     fill = float(rng.uniform(0.55, 0.85))
@@ -253,7 +251,7 @@ def make_photo(
     for code, centre, theta, top in layout:
         h = frame @ cam @ _card_to_plane(centre, theta)
         _paste(canvas, _drawn(code, style), h, shadow=float(rng.uniform(0.2, 0.4)))
-        quad = _project(h, np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], float))
+        quad = _project(h, _CORNERS)
         truth.append(TruthCard(code, tuple((float(x), float(y)) for x, y in quad), top))
     photo = _finish(rng, canvas, light)
     q = int(rng.integers(quality[0], quality[1] + 1))
@@ -299,8 +297,7 @@ def calibration_photo(
     theta = float(rng.uniform(0, 2 * math.pi))
     cam = _camera(rng, float(rng.uniform(0, 12)), 100.0)
     plane = _card_to_plane(np.zeros(2), theta)
-    quad = _project(cam @ plane, np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]],
-                                          float))
+    quad = _project(cam @ plane, _CORNERS)
     lo, hi = quad.min(axis=0), quad.max(axis=0)
     scale = float(rng.uniform(0.45, 0.7)) * min(width / (hi[0] - lo[0]), height / (hi[1] - lo[1]))
     offset = np.array([width, height]) / 2 - scale * (lo + hi) / 2

@@ -104,6 +104,22 @@ def test_toss_hearts_two_hands_from_the_tablet(server: ServerThread,
     assert player.evaluate("window.__sameDocument") == "yes"
 
 
+#: Ann calls tongit with four 7s concealed and an ace; Cy had not opened.
+TONGIT_BY_ANN = ("tongit", "Ann", {"Ann": "7cl 7sp 7he 7di Ahe 2he 3he", "Bob": "Kcl Qdi",
+                                   "Cy": "9sp"}, ["Cy"])
+
+
+def fill_tong_its_hand(keeper: Page, win: str, caller: str, hands: dict[str, str],
+                       not_opened: list[str] | None = None) -> None:
+    """Fill the keeper's Tong-Its hand form: how the hand ended, who called, each hand."""
+    keeper.select_option("select[name=win]", win)
+    keeper.select_option("select[name=caller]", caller)
+    for player, cards in hands.items():
+        keeper.fill(f"input[data-cards=hands][data-p={player}]", cards)
+    for player in not_opened or []:
+        keeper.check(f"[data-many=not_opened][value={player}]")
+
+
 def test_tong_its_two_hands_with_chips(server: ServerThread,
                                        devices: tuple[Page, Page]) -> None:
     keeper, player = devices
@@ -112,12 +128,7 @@ def test_tong_its_two_hands_with_chips(server: ServerThread,
     join_as(player, keeper, "Cy")
 
     # Hand 1: Ann calls tongit with four 7s concealed and an ace; Cy had not opened.
-    keeper.select_option("select[name=win]", "tongit")
-    keeper.select_option("select[name=caller]", "Ann")
-    keeper.fill("input[data-cards=hands][data-p=Ann]", "7cl 7sp 7he 7di Ahe 2he 3he")
-    keeper.fill("input[data-cards=hands][data-p=Bob]", "Kcl Qdi")
-    keeper.fill("input[data-cards=hands][data-p=Cy]", "9sp")
-    keeper.check("[data-many=not_opened][value=Cy]")
+    fill_tong_its_hand(keeper, *TONGIT_BY_ANN)
     keeper.click("#preview")
     expect(keeper.locator("#preview-box")).to_contain_text("Hand won by Ann")
     keeper.click("#submit")
@@ -127,21 +138,13 @@ def test_tong_its_two_hands_with_chips(server: ServerThread,
     keeper.click("[data-action=undo]")
     keeper.click("#submit")
     expect(keeper.locator("#status")).to_contain_text("Hand 0 played")
-    keeper.select_option("select[name=win]", "tongit")
-    keeper.select_option("select[name=caller]", "Ann")
-    keeper.fill("input[data-cards=hands][data-p=Ann]", "7cl 7sp 7he 7di Ahe 2he 3he")
-    keeper.fill("input[data-cards=hands][data-p=Bob]", "Kcl Qdi")
-    keeper.fill("input[data-cards=hands][data-p=Cy]", "9sp")
-    keeper.check("[data-many=not_opened][value=Cy]")
+    fill_tong_its_hand(keeper, *TONGIT_BY_ANN)
     keeper.click("#submit")
     expect(keeper.locator("#status")).to_contain_text("Hand 1 played")
 
     # Hand 2: the stock runs out; Bob has the lowest deadwood.
-    keeper.select_option("select[name=win]", "stock")
-    keeper.select_option("select[name=caller]", "Cy")
-    keeper.fill("input[data-cards=hands][data-p=Ann]", "Kcl Kdi")
-    keeper.fill("input[data-cards=hands][data-p=Bob]", "2cl")
-    keeper.fill("input[data-cards=hands][data-p=Cy]", "5sp 9he")
+    fill_tong_its_hand(keeper, "stock", "Cy",
+                       {"Ann": "Kcl Kdi", "Bob": "2cl", "Cy": "5sp 9he"})
     keeper.click("#submit")
     expect(keeper.locator("#status")).to_contain_text("Hand 2 played")
 

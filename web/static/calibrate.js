@@ -31,16 +31,7 @@
     SK.$("#cal-grid").innerHTML = cs.map((c, i) => `<button type="button" class="card ${SK.cardInfo(c).cls}${have.has(c) ? " learned" : " missing"}${i === pos ? " here" : ""}" data-pos="${i}" data-code="${SK.esc(c)}" title="${SK.esc(c)}">${SK.esc(name(c))}</button>`).join("");
   }
 
-  async function send(url, field, file, extra) {
-    const form = new FormData();
-    form.append(field, file, file.name || "photo.jpg");
-    Object.entries(extra || {}).forEach(([k, v]) => form.append(k, v));
-    try {
-      const res = await fetch(url, {method: "POST", body: form, credentials: "same-origin", headers: {"Accept": "application/json"}});
-      let data; try { data = await res.json(); } catch (e) { data = {error: res.status === 413 ? "the file is too large" : res.statusText}; }
-      return {ok: res.ok, status: res.status, data};
-    } catch (e) { return {ok: false, status: 0, data: {error: "no connection to the scorekeeper: check the Wi-Fi"}}; }
-  }
+  const send = (url, field, file) => SK.upload(url, field, file, "the file is too large");
 
   const deckParam = () => `?deck=${encodeURIComponent(SK.$("#cal-deck").value)}`;
 

@@ -92,20 +92,9 @@
     const t = new SK.Table(SK.boot, render);
     function render() {
       renderCommon(t);
-      const s = t.state, me = t.role.player, last = (s.hands || [])[s.hands.length - 1], box = SK.$("#confirm-box");
-      if (last && me) {
-        const done = ((t.meta.confirmations || {})[String(last.hand_no)] || []).includes(me);
-        box.hidden = false;
-        box.innerHTML = `<h2>Hand ${last.hand_no}</h2><p>You: <b>${sign((last.deltas || {})[me] || 0)}</b></p>` + (done
-          ? `<p class="okbox" data-confirmed>\u2714 You confirmed hand ${last.hand_no}.</p>`
-          : `<button type="button" class="primary" id="confirm" data-hand="${last.hand_no}">My score is right</button>`);
-      } else box.hidden = true;
+      SK.confirmBox(t, (last, me) => `<h2>Hand ${last.hand_no}</h2><p>You: <b>${sign((last.deltas || {})[me] || 0)}</b></p>`, "My score is right");
     }
-    document.addEventListener("click", async (ev) => {
-      const b = ev.target.closest("#confirm"); if (!b) return;
-      const r = await SK.api("POST", `/api/tables/${t.id}/confirm`, {hand_no: +b.dataset.hand});
-      if (!r.ok) SK.toast(r.data.error, true);
-    });
+    SK.onConfirm(t);
     render();
     return;
   }
@@ -164,15 +153,10 @@
   async function readPhoto(input) {
     const file = input.files && input.files[0]; if (!file) return;
     const row = SK.$(`input[data-cards="${input.dataset.photo}"][data-p="${CSS.escape(input.dataset.p)}"]`, form);
-    const body = new FormData(); body.append("photo", file, file.name || "photo.jpg");
     SK.toast("Reading the cards\u2026");
-    let res, data;
-    try {
-      res = await fetch(`/api/tables/${t.id}/photos`, {method: "POST", body, credentials: "same-origin", headers: {"Accept": "application/json"}});
-      try { data = await res.json(); } catch (e) { data = {error: res.status === 413 ? "the photo is too large" : res.statusText}; }
-    } catch (e) { res = {ok: false}; data = {error: "no connection to the scorekeeper: check the Wi-Fi"}; }
+    const {ok, data} = await SK.recognizePhoto(t.id, file);
     input.value = "";
-    if (!res.ok) { SK.$("#refusal").innerHTML = `<div class="refusal" data-photo-error>Photo: ${SK.esc(data.error)}</div>`; return; }
+    if (!ok) { SK.$("#refusal").innerHTML = `<div class="refusal" data-photo-error>Photo: ${SK.esc(data.error)}</div>`; return; }
     const codes = data.cards.map((c) => c.code), unsure = data.cards.filter((c) => c.check).map((c) => c.code);
     row.value = [...cardsOf(row), ...codes].join(" ");
     selectTarget(row); cardCounts(); schedulePreview();
@@ -368,10 +352,7 @@
     if (b.dataset.aid === "queens+") aid.queens += 1; else if (b.dataset.aid === "aces+") aid.aces += 1; else aid.queens = aid.aces = 0;
     renderAid();
   });
-  SK.$("#rotate").addEventListener("click", async () => {
-    const r = await SK.api("POST", `/api/tables/${t.id}/join-token`, {});
-    if (r.ok) { SK.$("#join-link").href = r.data.join_url; SK.$("#qr img").src = `/api/tables/${t.id}/qr.svg?v=${Date.now()}`; SK.toast("New join code: the old QR code no longer works"); }
-  });
+  SK.$("#rotate").addEventListener("click", () => SK.rotateJoin(t.id));
   form.dataset.hand = String(t.state.hand_no);
   buildForm(); choose("hand"); renderAid(); render();
 })();

@@ -175,10 +175,7 @@
     if (b.dataset.reject) proposalAction(b.dataset.reject, "reject");
   });
   SK.$("#auto-accept").addEventListener("change", (ev) => SK.api("POST", `/api/tables/${t.id}/settings`, {auto_accept: ev.target.checked}));
-  SK.$("#rotate").addEventListener("click", async () => {
-    const r = await SK.api("POST", `/api/tables/${t.id}/join-token`, {});
-    if (r.ok) { SK.$("#join-link").href = r.data.join_url; SK.$("#qr img").src = `/api/tables/${t.id}/qr.svg?v=${Date.now()}`; SK.toast("New join code: the old QR code no longer works"); }
-  });
+  SK.$("#rotate").addEventListener("click", () => SK.rotateJoin(t.id));
   SK.$("#preview").addEventListener("click", preview);
   SK.$("#hands").addEventListener("change", (ev) => { if (ev.target.dataset.handPhoto) photographHand(ev.target); });
   $f("player").addEventListener("change", () => { playerTouched = true; });

@@ -3,20 +3,6 @@
    card picker, then the cards go to the keeper as a meld, a lay-off or the hand left at the end
    (the keeper enters them directly). */
 "use strict";
-/* Shared with the keeper's End hand form: the refusal of a photo over the size limit (before it
-   is uploaded over the Wi-Fi), and the upload itself ({ok, status, data}: data.cards or data.error;
-   the page's cookie carries the token). */
-SK.photoTooLarge = (file, maxBytes) => (maxBytes && file.size > maxBytes
-  ? `the photo is ${(file.size / 1048576).toFixed(1)} MB; the limit is ${Math.round(maxBytes / 1048576)} MB: send the phone's normal photo size` : null);
-SK.recognizePhoto = async (tableId, file) => {
-  const form = new FormData(); form.append("photo", file, file.name || "photo.jpg");
-  let res, data;
-  try {
-    res = await fetch(`/api/tables/${tableId}/photos`, {method: "POST", body: form, credentials: "same-origin", headers: {"Accept": "application/json"}});
-    try { data = await res.json(); } catch (e) { data = {error: res.status === 413 ? "the photo is too large" : res.statusText}; }
-  } catch (e) { return {ok: false, status: 0, data: {error: "no connection to the scorekeeper: check the Wi-Fi"}}; }
-  return {ok: res.ok, status: res.status, data};
-};
 (() => {
   const box = SK.$("#photo-box");
   if (!box || !SK.boot) return;

@@ -18,16 +18,10 @@
     SK.$("#melds").innerHTML = (s.melds || []).map((m) => `<div class="meld"><span class="who">#${m.id} ${SK.esc(m.owner)}</span>${m.cards.map((c) => SK.cardHTML(c, c === m.top ? "top" : "")).join("")}</div>`).join("") || `<span class="muted">no melds yet</span>`;
     const sel = SK.$("#p-meld"), cur = sel.value;
     SK.options(sel, (s.melds || []).map((m) => [String(m.id), `#${m.id} ${m.owner} (top ${m.top})`]), cur);
-    const hands = s.hands || [], last = hands[hands.length - 1];
-    const box = SK.$("#confirm-box");
-    if (last && me) {
-      const done = ((t.meta.confirmations || {})[String(last.hand_no)] || []).includes(me);
+    SK.confirmBox(t, (last) => {
       const deltas = Object.entries(last.deltas || {}).map(([o, d]) => `<span class="chip">${SK.esc(o)} <b class="${d < 0 ? "neg" : "pos"}">${d > 0 ? "+" : ""}${d}</b></span>`).join("");
-      box.hidden = false;
-      box.innerHTML = `<h2>Hand ${last.hand_no} tally</h2><p>${deltas}</p>` + (done
-        ? `<p class="okbox" data-confirmed>\u2714 You confirmed hand ${last.hand_no}.</p>`
-        : `<button type="button" class="primary" id="confirm" data-hand="${last.hand_no}">My hand tally is right</button>`);
-    } else box.hidden = true;
+      return `<h2>Hand ${last.hand_no} tally</h2><p>${deltas}</p>`;
+    }, "My hand tally is right");
     const mine = (t.meta.proposals || []).filter((p) => p.player === me);
     SK.$("#my-proposals").innerHTML = mine.length ? `<p class="muted">Waiting for the keeper: ${mine.map((p) => p.kind === "hand" ? "your hand" : SK.describe(p.payload)).join("; ")}</p>` : "";
     SK.$("#propose-box").hidden = !me;
@@ -58,10 +52,6 @@
       SK.$("#p-result").innerHTML = `<div class="okbox">${r.data.status === "accepted" ? "Accepted and scored." : "Sent: the keeper will accept it."}</div>`;
     } else SK.$("#p-result").innerHTML = `<div class="refusal">Refused: ${SK.esc(r.data.error)}</div>`;
   });
-  document.addEventListener("click", async (ev) => {
-    const b = ev.target.closest("#confirm"); if (!b) return;
-    const r = await SK.api("POST", `/api/tables/${t.id}/confirm`, {hand_no: +b.dataset.hand});
-    if (!r.ok) SK.toast(r.data.error, true);
-  });
+  SK.onConfirm(t);
   render();
 })();

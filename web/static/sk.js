@@ -29,6 +29,27 @@ SK.api = async (method, url, body) => {
   return {ok: res.ok, status: res.status, data};
 };
 
+/* POST one file as multipart form data; replies like SK.api */
+SK.upload = async (url, field, file, tooLarge) => {
+  const form = new FormData();
+  form.append(field, file, file.name || "photo.jpg");
+  let res;
+  try { res = await fetch(url, {method: "POST", body: form, credentials: "same-origin", headers: {"Accept": "application/json"}}); } catch (e) { return {ok: false, status: 0, data: {error: "no connection to the scorekeeper: check the Wi-Fi"}}; }
+  let data;
+  try { data = await res.json(); } catch (e) { data = {error: res.status === 413 ? tooLarge : res.statusText}; }
+  return {ok: res.ok, status: res.status, data};
+};
+/* a photo's cards named by the server (the page's cookie carries the token) */
+SK.photoTooLarge = (file, maxBytes) => (maxBytes && file.size > maxBytes
+  ? `the photo is ${(file.size / 1048576).toFixed(1)} MB; the limit is ${Math.round(maxBytes / 1048576)} MB: send the phone's normal photo size` : null);
+SK.recognizePhoto = (tableId, file) => SK.upload(`/api/tables/${tableId}/photos`, "photo", file, "the photo is too large");
+
+/* the keeper's "new join code" button */
+SK.rotateJoin = async (tableId) => {
+  const r = await SK.api("POST", `/api/tables/${tableId}/join-token`, {});
+  if (r.ok) { SK.$("#join-link").href = r.data.join_url; SK.$("#qr img").src = `/api/tables/${tableId}/qr.svg?v=${Date.now()}`; SK.toast("New join code: the old QR code no longer works"); }
+};
+
 /* card codes -> HTML chips */
 SK.cardInfo = (code) => {
   if (code === "boss") return {label: "Boss", cls: "joker"};
@@ -140,6 +161,22 @@ SK.Table = class {
   }
   adopt(seq, state) { if (seq >= this.seq) { this.seq = seq; this.state = state; this.onChange("state"); } }
 };
+
+/* a player's box under the last hand: its headline (head(last, me)), then "confirm" or done */
+SK.confirmBox = (t, head, button) => {
+  const me = t.role.player, hands = t.state.hands || [], last = hands[hands.length - 1], box = SK.$("#confirm-box");
+  if (!(last && me)) { box.hidden = true; return; }
+  const done = ((t.meta.confirmations || {})[String(last.hand_no)] || []).includes(me);
+  box.hidden = false;
+  box.innerHTML = head(last, me) + (done
+    ? `<p class="okbox" data-confirmed>\u2714 You confirmed hand ${last.hand_no}.</p>`
+    : `<button type="button" class="primary" id="confirm" data-hand="${last.hand_no}">${button}</button>`);
+};
+SK.onConfirm = (t) => document.addEventListener("click", async (ev) => {
+  const b = ev.target.closest("#confirm"); if (!b) return;
+  const r = await SK.api("POST", `/api/tables/${t.id}/confirm`, {hand_no: +b.dataset.hand});
+  if (!r.ok) SK.toast(r.data.error, true);
+});
 
 /* card picker: tap a rank then suits (or a suit then ranks); the first tap stays chosen */
 SK.Picker = class {
