@@ -29,6 +29,18 @@ def write(tmp_path: Path, data: Any) -> str:
     return str(path)
 
 
+def test_score_toss_hearts_a_100_left_by_a_renege_hand_stays_and_the_lowest_wins(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = write(tmp_path, {"game": "toss-hearts", "totals": {"a": 100, "b": 95, "c": 60},
+                            "taken": {"b": ["2he", "3he", "4he", "5he", "6he", "7he", "8he",
+                                            "9he", "10he", "Jhe"]}})
+    code, result = run(capsys, "score", path)
+    assert code == 0
+    assert result["totals"] == {"a": 100, "b": 105, "c": 60}
+    assert result["game_over"] is True and result["winner"] == "c"
+    assert not any("back to 0" in note for note in result["notes"])
+
+
 def test_deadwood_command_in_a_real_process() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "scorekeeper", "deadwood", "--game", "three-thirteen",

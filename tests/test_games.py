@@ -109,6 +109,23 @@ def test_hearts_exactly_100_goes_back_to_zero_and_does_not_end_the_game() -> Non
     assert result["game_over"] is False
 
 
+def test_hearts_a_hand_that_adds_nothing_leaves_a_total_of_100_alone() -> None:
+    left = score("toss-hearts", {
+        "totals": {"ann": 74, "bob": 10},
+        "renege": {"caller": "bob", "accused": "ann", "proved": True},
+    })
+    assert left["totals"] == {"ann": 100, "bob": 10}
+    after = score("toss-hearts", {"totals": left["totals"], "taken": {"bob": ["2he"]}})
+    assert after["totals"] == {"ann": 100, "bob": 11}
+    assert after["game_over"] is False
+
+
+def test_hearts_the_moon_bringing_a_total_down_to_100_resets_it() -> None:
+    result = score("toss-hearts", {"totals": {"ann": 126, "bob": 20},
+                                   "limit": 200, "taken": {"ann": ALL_POINTS}})
+    assert result["hand"]["ann"] == -26 and result["totals"]["ann"] == 0
+
+
 def test_hearts_reset_is_at_100_whatever_the_limit() -> None:
     result = score("toss-hearts", {
         "totals": {"ann": 99, "bob": 150}, "limit": 200, "taken": {"ann": ["5he"]},

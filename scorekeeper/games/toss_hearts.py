@@ -2,9 +2,10 @@
 
 Each heart taken is 1 point, the Queen of Spades 13, jokers and nulls 0. One player (or team)
 taking every heart and the Queen of Spades shoots the moon: option ``moon`` ``minus`` (the
-shooter scores -26) or ``plus`` (everyone else +26). A total of exactly 100 goes back to 0. A
-renege costs the offender 26 (or the caller, when the call was false); a renege hand can neither
-end the game nor reset a total at 100.
+shooter scores -26) or ``plus`` (everyone else +26). A player whose own points in a hand bring
+the total to exactly 100 goes back to 0 (a total already at 100 that the hand leaves unchanged
+stays). A renege costs the offender 26 (or the caller, when the call was false); a renege hand can
+neither end the game nor reset a total at 100.
 
 >>> pack = TossHearts()
 >>> result = pack.score({"ann": 90, "bob": 40}, {"taken": {"ann": ["Qsp"], "bob": ["2he"]}})
@@ -152,7 +153,9 @@ class TossHearts(RulesPack):
         new_totals: dict[str, int] = {}
         for n in names:
             total = totals.get(n, 0) + hand[n]
-            if total == RESET_AT and penalised is None:
+            # Only the hand's own points bring a total to 100: a 100 left by a renege hand
+            # stays until a hand changes it.
+            if total == RESET_AT and hand[n] != 0 and penalised is None:
                 notes.append(f"{n} hit exactly {RESET_AT}: back to 0")
                 total = 0
             new_totals[n] = total
