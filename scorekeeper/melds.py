@@ -43,6 +43,9 @@ from scorekeeper.rulesets import (
 )
 
 MIN_MELD: Final = 3
+#: "Three or four Jokers can be melded as a set" (seed 000): five or more jokers meld nothing.
+MAX_JOKER_SET: Final = 4
+JOKER_SET_RULE: Final = '"Three or four Jokers can be melded as a set"'
 #: A sequence holds each rank once, so at most 13 cards (A to K, or 2 to A).
 MAX_SEQUENCE: Final = 13
 #: Position of the ace when it plays high (above the king).
@@ -51,7 +54,7 @@ ACE_HIGH: Final = 14
 
 class MeldKind(StrEnum):
     """The three kinds of meld (RULES.md 2): a set of one rank, a sequence of one suit, and a
-    joker set of three or more jokers alone.
+    joker set of three or four jokers alone.
 
     >>> MeldKind("joker-set") is MeldKind.JOKER_SET
     True
@@ -200,6 +203,12 @@ def judge_meld(cards: Sequence[Card], options: TossOptions = _DEFAULT_OPTIONS) -
                 f"null cards ({ruleset} values)",
             )
     if not naturals:
+        if count > MAX_JOKER_SET:
+            return _invalid(
+                f"{_codes(cards)} is {count} jokers: a joker set is three or four jokers"
+                f" (seed: {JOKER_SET_RULE}), so five or more jokers meld nothing",
+                f"joker set ({ruleset} values)",
+            )
         return Verdict(
             True, MeldKind.JOKER_SET, points, _unique(cards),
             f"valid joker set: {_worth(count, 'jokers', points, ruleset)}",

@@ -51,6 +51,13 @@ def test_console_unknown_card_exits_2_naming_the_token() -> None:
     assert "10dia" in stderr
 
 
+def test_console_five_jokers_are_no_joker_set() -> None:
+    code, result, _ = run_console("meld", "boss", "jk-black", "jk-red", "jk-gold", "jk-blue")
+    assert code == 0
+    assert result["valid"] is False and result["points"] == 0
+    assert 'seed: "Three or four Jokers can be melded as a set"' in result["reason"]
+
+
 def test_console_chips_from_stdin_and_peg() -> None:
     data = {"game": "toss-rummy", "chips_per_points": 10, "totals": {"ann": 1040, "bob": 815}}
     code, result, _ = run_console("chips", "-", stdin=json.dumps(data))

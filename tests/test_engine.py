@@ -203,6 +203,15 @@ def test_complex_any_joker_double_crosses_a_toss_that_took_a_joker() -> None:
 
 # --- Steal, lay-off, board --------------------------------------------------------------------
 
+def test_five_jokers_are_refused_as_a_meld_and_a_fifth_as_a_lay_off() -> None:
+    state = play(table(), new_hand("dee"))
+    refuse(state, meld("ann", "boss jk-black jk-red jk-gold jk-blue"),
+           "a joker set is three or four jokers")
+    four = apply(state, meld("ann", "boss jk-black jk-red jk-gold"))
+    assert four.scores["ann"] == 50 + 3 * 40
+    refuse(four, lay_off("ann", 1, "jk-blue"), "a joker set is three or four jokers")
+
+
 def test_a_steal_scores_out_of_turn_and_leaves_the_turn() -> None:
     state = play(table(), new_hand("dee"), meld("ann", "8di 9di 10di", "10di"), NEXT)
     stolen = apply(state, {"type": "steal", "player": "dee", "card": "Jdi", "meld": 1})

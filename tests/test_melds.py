@@ -154,13 +154,32 @@ def test_one_natural_card_with_jokers_is_a_set() -> None:
 # Boss 50, other jokers 40 (RULES.md 2)
 @pytest.mark.parametrize(("text", "points"), [("boss jk-red jk-blue", 130),
                                               ("jk-black jk-red jk-gold jk-blue", 160),
-                                              ("boss jk-black jk-red jk-gold jk-blue", 210)])
-def test_three_or_more_jokers_alone_form_a_joker_set(text: str, points: int) -> None:
+                                              ("boss jk-black jk-red jk-gold", 170)])
+def test_three_or_four_jokers_alone_form_a_joker_set(text: str, points: int) -> None:
     verdict = meld(text)
     assert verdict.valid and verdict.kind is MeldKind.JOKER_SET
     assert verdict.points == points
     assert set(verdict.top_cards) == set(parse_cards(text))
     assert verdict.rule.startswith("joker set")
+
+
+@pytest.mark.parametrize(("text", "decks"), [("boss jk-black jk-red jk-gold jk-blue", 1),
+                                             ("boss jk-black jk-red jk-gold jk-blue boss", 2)])
+def test_five_or_more_jokers_are_refused_quoting_the_seed(text: str, decks: int) -> None:
+    verdict = judge_meld(parse_cards(text), TossOptions(decks=decks))
+    assert not verdict.valid and verdict.points == 0 and verdict.kind is None
+    count = len(text.split())
+    assert verdict.reason == (
+        f"{'-'.join(text.split())} is {count} jokers: a joker set is three or four jokers"
+        ' (seed: "Three or four Jokers can be melded as a set"), so five or more jokers meld'
+        " nothing")
+
+
+def test_a_fifth_joker_cannot_be_laid_off_on_a_joker_set() -> None:
+    four = parse_cards("boss jk-black jk-red jk-gold")
+    verdict = judge_layoff(four, parse_cards("jk-blue"))
+    assert not verdict.valid
+    assert "a joker set is three or four jokers" in verdict.reason
 
 
 def test_two_jokers_are_not_a_meld() -> None:
