@@ -91,6 +91,18 @@ class CardParseError(CardError):
         super().__init__(f"unknown card code {token!r}{hint}")
 
 
+class EmptyCardTokenError(CardParseError):
+    """An empty card code: an empty item of a list (or command-line argument), or nothing
+    between two commas. It is refused, never skipped, so a lost card cannot go unnoticed."""
+
+    def __init__(self, token: str, where: str) -> None:
+        self.where = where
+        CardError.__init__(self, f"empty card code {token!r} {where}: remove it, or write the"
+                           " card's code there, like 10di or boss")
+        self.token = token
+        self.suggestion = None
+
+
 class CardNotInDeckError(CardError):
     """A valid code for a card that the table's deck does not hold (a cross in a standard deck)."""
 
@@ -156,6 +168,8 @@ class Card:
         scorekeeper.cards.CardParseError: unknown card code '10dia': did you mean '10di'?
         """
         token = text.strip().lower()
+        if not token:
+            raise EmptyCardTokenError(text, "where a card code was expected")
         card = _BY_CODE.get(token)
         if card is not None:
             return card
@@ -240,14 +254,47 @@ def deck_codes(deck: DeckKind = TOSS) -> tuple[str, ...]:
 
 
 def parse_cards(tokens: str | Iterable[str]) -> list[Card]:
-    """Parse cards from a list of codes or one string of codes separated by spaces or commas.
+    """Parse cards from one string of codes separated by spaces or commas, or from a list whose
+    items are such strings (command-line arguments, JSON lists of codes).
+
+    An empty or blank string alone is no cards; an empty item of a list, or nothing between two
+    commas, is an :class:`EmptyCardTokenError` naming where it is (never silently skipped).
 
     >>> [str(c) for c in parse_cards("Kcl, boss Khe")]
     ['Kcl', 'boss', 'Khe']
+    >>> parse_cards(["", "Kcl", "Ksp"])
+    Traceback (most recent call last):
+    ...
+    scorekeeper.cards.EmptyCardTokenError: empty card code '' at item 1 of 3: remove it, or \
+write the card's code there, like 10di or boss
     """
     if isinstance(tokens, str):
-        tokens = tokens.replace(",", " ").split()
-    return [Card.parse(t) for t in tokens]
+        return _parse_text(tokens, None) if tokens.strip() else []
+    items = list(tokens)
+    cards: list[Card] = []
+    for number, item in enumerate(items, 1):
+        where = f"at item {number} of {len(items)}"
+        if not item.strip():
+            raise EmptyCardTokenError(item, where)
+        cards.extend(_parse_text(item, where))
+    return cards
+
+
+def _parse_text(text: str, where: str | None) -> list[Card]:
+    """The codes of one string, separated by spaces or commas: every comma follows a code (a
+    comma after the last code is a separator, as in ``8di, 9di, 10di`` typed in a shell)."""
+    pieces = text.split(",")
+    if len(pieces) > 1 and not pieces[-1].strip():
+        pieces.pop()
+    cards: list[Card] = []
+    for number, piece in enumerate(pieces, 1):
+        words = piece.split()
+        if not words:
+            place = "before the first comma" if number == 1 else "between two commas"
+            raise EmptyCardTokenError(piece, f"{place} in {text!r}"
+                                      + (f" ({where})" if where else ""))
+        cards.extend(Card.parse(word) for word in words)
+    return cards
 
 
 def in_deck(card: Card, deck: DeckKind) -> bool:

@@ -15,6 +15,7 @@ from scorekeeper.cards import (
     CardError,
     CardNotInDeckError,
     CardParseError,
+    EmptyCardTokenError,
     TooManyCopiesError,
     check_cards,
     deck_codes,
@@ -155,3 +156,27 @@ def test_one_toss_deck_totals_1010_under_toss_rummy_values() -> None:
     assert cards_value(toss_deck(), TOSS_RUMMY) == 1010
     # Complex counts 2-9 by number: 8 suits x (2+...+9 = 44) instead of 8 x 40.
     assert cards_value(toss_deck(), COMPLEX) == 1010 - 8 * 40 + 8 * 44
+
+
+# --- empty card codes are refused, never skipped ------------------------------------------
+
+@pytest.mark.parametrize(("tokens", "words"), [
+    (["", "Kcl", "Ksp"], "empty card code '' at item 1 of 3"),
+    (["Kcl", "  ", "Ksp"], "empty card code '  ' at item 2 of 3"),
+    ("Kcl,,Ksp", "empty card code '' between two commas in 'Kcl,,Ksp'"),
+    (", Kcl Ksp", "before the first comma"),
+    (["Kcl", ","], "before the first comma in ',' (at item 2 of 2)"),
+])
+def test_an_empty_card_code_is_refused_naming_it(tokens: str | list[str], words: str) -> None:
+    with pytest.raises(EmptyCardTokenError) as caught:
+        parse_cards(tokens)
+    assert words in str(caught.value)
+    assert isinstance(caught.value, CardParseError) and caught.value.token.strip() == ""
+
+
+def test_no_cards_and_separating_commas_still_read() -> None:
+    assert parse_cards("") == [] and parse_cards("   ") == [] and parse_cards([]) == []
+    assert [c.code for c in parse_cards(["8di,", "9di,10di"])] == ["8di", "9di", "10di"]
+    assert [c.code for c in parse_cards("8di, 9di, 10di,")] == ["8di", "9di", "10di"]
+    with pytest.raises(EmptyCardTokenError, match="where a card code was expected"):
+        Card.parse(" ")

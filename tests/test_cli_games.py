@@ -41,6 +41,15 @@ def test_score_toss_hearts_a_100_left_by_a_renege_hand_stays_and_the_lowest_wins
     assert not any("back to 0" in note for note in result["notes"])
 
 
+@pytest.mark.parametrize("taken", [["", "2he"], "2he,,3he"])
+def test_score_refuses_an_empty_card_code_in_a_hand_form(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, taken: Any) -> None:
+    path = write(tmp_path, {"game": "toss-hearts", "totals": {"a": 0, "b": 0},
+                            "taken": {"b": taken}})
+    code, result = run(capsys, "score", path)
+    assert code == 2 and "empty card code ''" in result["error"]
+
+
 def test_deadwood_command_in_a_real_process() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "scorekeeper", "deadwood", "--game", "three-thirteen",

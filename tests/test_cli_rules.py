@@ -58,6 +58,24 @@ def test_console_five_jokers_are_no_joker_set() -> None:
     assert 'seed: "Three or four Jokers can be melded as a set"' in result["reason"]
 
 
+def test_console_meld_with_an_empty_card_code_exits_2_naming_it() -> None:
+    code, result, stderr = run_console("meld", "", "Kcl", "Ksp")
+    assert code == 2
+    assert result == {"error": "empty card code '' at item 1 of 3: remove it, or write the"
+                               " card's code there, like 10di or boss"}
+    assert "empty card code ''" in stderr
+
+
+@pytest.mark.parametrize("argv", [
+    ("deadwood", "--game", "three-thirteen", "--hand-no", "1", "Kcl", "", "Ksp"),
+    ("meld", "Kcl,,Ksp", "Khe"),
+])
+def test_every_card_command_refuses_an_empty_code(capsys: pytest.CaptureFixture[str],
+                                                  argv: tuple[str, ...]) -> None:
+    code, result = run(capsys, *argv)
+    assert code == 2 and "empty card code ''" in result["error"]
+
+
 def test_console_chips_from_stdin_and_peg() -> None:
     data = {"game": "toss-rummy", "chips_per_points": 10, "totals": {"ann": 1040, "bob": 815}}
     code, result, _ = run_console("chips", "-", stdin=json.dumps(data))

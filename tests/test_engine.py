@@ -212,6 +212,14 @@ def test_five_jokers_are_refused_as_a_meld_and_a_fifth_as_a_lay_off() -> None:
     refuse(four, lay_off("ann", 1, "jk-blue"), "a joker set is three or four jokers")
 
 
+def test_an_empty_card_code_in_an_event_is_refused_naming_it() -> None:
+    state = play(table(), new_hand("dee"))
+    refuse(state, {"type": "meld", "player": "ann", "cards": ["", "Kcl", "Ksp", "Khe"]},
+           "cards: empty card code '' at item 1 of 4", EventError)
+    refuse(state, {"type": "end-hand", "went_out": None, "hands": {"ann": ["5he", " "]}},
+           "hands of ann: empty card code ' ' at item 2 of 2", EventError)
+
+
 def test_a_steal_scores_out_of_turn_and_leaves_the_turn() -> None:
     state = play(table(), new_hand("dee"), meld("ann", "8di 9di 10di", "10di"), NEXT)
     stolen = apply(state, {"type": "steal", "player": "dee", "card": "Jdi", "meld": 1})

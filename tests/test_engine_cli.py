@@ -70,3 +70,11 @@ def test_replay_bad_input_exits_2(stdin: str, words: str, monkeypatch: pytest.Mo
     code, out = run(["replay", "-"], stdin, monkeypatch, capsys)
     assert code == 2
     assert words in out["error"]
+
+
+def test_tally_refuses_an_empty_card_code(monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    data = {"players": {"ann": {"melded": ["Kcl", "Ksp", "Khe"], "hand": ["", "5he"]}}}
+    code, out = run(["tally", "-"], json.dumps(data), monkeypatch, capsys)
+    assert code == 2
+    assert "ann's hand" in out["error"] and "empty card code '' at item 1 of 2" in out["error"]

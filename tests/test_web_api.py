@@ -468,3 +468,30 @@ def test_config_from_environment(tmp_path: Any, monkeypatch: pytest.MonkeyPatch)
 def test_init_db_command(runner: Any) -> None:
     result = runner.invoke(args=["init-db"])
     assert "database ready" in result.output
+
+
+def test_every_card_field_refuses_an_empty_code_and_stores_nothing(client: FlaskClient) -> None:
+    table = create(client)
+    tid = table["table_id"]
+    seq = deal_and_meld(client, table)
+    bob = {"Authorization": f"Bearer {table['seats']['bob']}"}
+    replies = [
+        client.post("/api/rules/check", json={"cards": ["", "Kcl", "Ksp"]}),
+        client.post("/api/rules/check", json={"cards": "Kcl,,Ksp Khe"}),
+        client.post(f"/api/tables/{tid}/preview-end-hand", headers=keeper(table),
+                    json={"went_out": "bob", "hands": {"ann": ["", "5he"]}}),
+        client.post(f"/api/tables/{tid}/proposals", headers=bob,
+                    json={"kind": "hand", "cards": ["5he", ""]}),
+        client.post(f"/api/tables/{tid}/proposals", headers=bob,
+                    json={"event": {"type": "lay-off", "meld": 1, "cards": ["", "7di"]}}),
+        post(client, table, seq, {"type": "meld", "player": "bob",
+                                  "cards": ["", "Kcl", "Ksp", "Khe"]}),
+        post(client, table, seq, {"type": "end-hand", "went_out": "bob",
+                                  "hands": {"ann": ["Acr", ""], "bob": [], "cy": []}}),
+    ]
+    for reply in replies:
+        assert reply.status_code == 400, reply.json
+        assert "empty card code ''" in reply.json["error"], reply.json
+    after = client.get(f"/api/tables/{tid}", headers=keeper(table)).json
+    assert after["seq"] == seq and after["table"]["proposals"] == []
+

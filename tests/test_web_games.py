@@ -232,3 +232,13 @@ def test_bad_game_setups_are_refused(client: FlaskClient) -> None:
                                              "players": ["ann", "bob", "cy"],
                                              "start_chips": "lots"})
     assert reply.status_code == 400 and "start_chips" in reply.json["error"]
+
+
+def test_a_hand_form_refuses_an_empty_card_code(client: FlaskClient) -> None:
+    table = create(client, "toss-hearts", ["ann", "bob", "cy"])
+    reply = hand(client, table, 0, taken={"bob": ["", "2he", "3he"]})
+    unknown = hand(client, table, 0, taken={"bob": ["2hx", "2he", "3he"]})
+    assert reply.status_code == unknown.status_code == 422  # as any bad card of a hand form
+    assert "empty card code '' at item 1 of 3" in reply.json["error"]
+    assert state(client, table)["seq"] == 0
+

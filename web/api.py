@@ -59,14 +59,15 @@ def options_field(data: dict[str, Any], example: str) -> dict[str, Any]:
 
 
 def card_codes(value: Any, what: str) -> list[str]:
-    """Card codes from a list or a space-separated string, checked by the card parser."""
-    if isinstance(value, str):
-        tokens = value.replace(",", " ").split()
-    elif isinstance(value, list) and all(isinstance(v, str) for v in value):
-        tokens = list(value)
-    else:
+    """Card codes from a list or a space-separated string, checked by the card parser (which
+    refuses an empty code)."""
+    if not isinstance(value, str) and not (
+            isinstance(value, list) and all(isinstance(v, str) for v in value)):
         raise BadRequestError(f"{what} must be a list of card codes like [\"7cl\", \"7sp\"]")
-    return [str(card) for card in parse_cards(tokens)]
+    try:
+        return [str(card) for card in parse_cards(value)]
+    except ValueError as exc:  # a card error: unknown, or empty, code
+        raise BadRequestError(f"{what}: {exc}") from exc
 
 
 def table_for(table_id: str) -> Table:

@@ -38,7 +38,7 @@ def add_decks_option(parser: argparse.ArgumentParser) -> None:
 
 def table_cards(tokens: list[str], decks: int, deck: DeckKind) -> list[Card]:
     """Parse card codes (separate arguments or comma-separated) and check them against the
-    table's decks, saying how to fix a card the decks do not hold.
+    table's decks, saying how to fix a card the decks do not hold. An empty argument is refused.
 
     >>> table_cards(["Kcl", "Kcl"], 1, "toss")
     Traceback (most recent call last):
@@ -46,7 +46,7 @@ def table_cards(tokens: list[str], decks: int, deck: DeckKind) -> list[Card]:
     scorekeeper.cli.InputError: Kcl appears 2 times but 1 deck holds only 1: remove the extra \
 copy, or give --decks 2 if the table plays with 2 decks
     """
-    cards = parse_cards(" ".join(tokens))
+    cards = parse_cards(tokens)
     try:
         check_cards(cards, decks, deck)
     except TooManyCopiesError as exc:

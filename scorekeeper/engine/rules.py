@@ -23,6 +23,7 @@ from scorekeeper.cards import (
     TOSS,
     Card,
     CardError,
+    EmptyCardTokenError,
     TooManyCopiesError,
     in_deck,
     toss_deck,
@@ -204,7 +205,18 @@ def _cards(event: Event, name: str) -> tuple[Card, ...]:
     value = _field(event, name)
     if not isinstance(value, list | tuple):
         raise EventError(f'"{name}" must be a list of card codes')
-    return tuple([_parse_card(v, name) for v in value])
+    return _card_list(value, name)
+
+
+def _card_list(value: Sequence[Any], name: str) -> tuple[Card, ...]:
+    """The cards of a list of codes; an empty code is refused naming its place in the list."""
+    cards = []
+    for number, code in enumerate(value, 1):
+        if isinstance(code, str) and not code.strip():
+            empty = EmptyCardTokenError(code, f"at item {number} of {len(value)}")
+            raise EventError(f"{name}: {empty}")
+        cards.append(_parse_card(code, name))
+    return tuple(cards)
 
 
 def _top(event: Event) -> Card | None:
@@ -549,7 +561,7 @@ def _hands(state: GameState, event: Event) -> dict[str, list[Card]]:
             raise EventError(f"hands names {name!r}, who is not a player at this table")
         if not isinstance(codes, list | tuple):
             raise EventError(f"hands of {name} must be a list of card codes")
-        hands[name] = [_parse_card(c, f"hands of {name}") for c in codes]
+        hands[name] = list(_card_list(codes, f"hands of {name}"))
     return hands
 
 
