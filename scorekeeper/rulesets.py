@@ -17,6 +17,7 @@ from scorekeeper.cards import ACE, Card
 Ruleset = Literal["toss-rummy", "complex-toss-rummy"]
 AceRule = Literal["both", "high", "low"]
 TossJokerRule = Literal["shown", "melded"]
+DoubleCrossTakes = Literal["whole-play", "toss-meld"]
 
 TOSS_RUMMY: Final = "toss-rummy"
 COMPLEX: Final = "complex-toss-rummy"
@@ -24,6 +25,7 @@ RULESETS: Final[tuple[Ruleset, ...]] = (COMPLEX, TOSS_RUMMY)
 RULESET_TITLES: Final[dict[str, str]] = {COMPLEX: "Complex Toss Rummy", TOSS_RUMMY: "Toss Rummy"}
 ACE_RULES: Final[tuple[AceRule, ...]] = ("both", "high", "low")
 TOSS_JOKER_RULES: Final[tuple[TossJokerRule, ...]] = ("shown", "melded")
+DOUBLE_CROSS_TAKES: Final[tuple[DoubleCrossTakes, ...]] = ("whole-play", "toss-meld")
 
 BOSS_VALUE: Final = 50
 JOKER_VALUE: Final = 40
@@ -71,6 +73,8 @@ class TossOptions:
     among its cards) or ``"melded"`` (it must be one of the new meld's cards).
     ``double_cross_back``: in Complex Toss Rummy, whether a DoubleCross may itself be
     DoubleCrossed (a chain); no effect in Toss Rummy, where a DoubleCross is never answered.
+    ``double_cross_takes``: what a DoubleCross takes, ``"whole-play"`` (every meld and lay-off
+    of the play answered, the Toss meld included) or ``"toss-meld"`` (the Toss meld only).
 
     >>> TossOptions().resolved_goal, TossOptions(ruleset="toss-rummy").resolved_goal
     (1000, 1010)
@@ -84,6 +88,7 @@ class TossOptions:
     decks: int = 1
     toss_joker: TossJokerRule = "shown"
     double_cross_back: bool = True
+    double_cross_takes: DoubleCrossTakes = "whole-play"
 
     def __post_init__(self) -> None:
         if self.ruleset not in RULESETS:
@@ -102,6 +107,10 @@ class TossOptions:
         if not isinstance(self.double_cross_back, bool):
             raise OptionError("double_cross_back must be true or false, not"
                               f" {self.double_cross_back!r}")
+        if self.double_cross_takes not in DOUBLE_CROSS_TAKES:
+            raise OptionError(f"unknown double_cross_takes option {self.double_cross_takes!r}:"
+                              " use whole-play (the Toss meld and every other meld or lay-off"
+                              " of that turn) or toss-meld (the Toss meld only)")
 
     @property
     def resolved_goal(self) -> int:

@@ -169,6 +169,90 @@ def test_complex_double_cross_back_in_turn_takes_everything_back_to_the_toss() -
     assert apply(back, NEXT).turn == "ann"
 
 
+def whole_play(**options: Any) -> list[dict[str, Any]]:
+    """bob melds 8-9-10 of diamonds; cy tosses the 10 with the Red Joker and, in the same turn,
+    also melds Kcl Ksp Kdi; after cy's discard the turn is bob's, who may DoubleCross."""
+    return [new_hand("dee"), NEXT, meld("bob", "8di 9di 10di", "10di"), NEXT,
+            toss("cy", 1, "jk-red", "10cl 10sp"), meld("cy", "Kcl Ksp Kdi"), NEXT]
+
+
+def test_double_cross_takes_the_whole_previous_play_by_default() -> None:
+    state = play(table(), *whole_play())
+    assert scores(state) == {"ann": 0, "bob": 27 - 10, "cy": 30 + 30, "dee": 0}
+    assert state.to_json()["double_cross"]["takes"] == [
+        {"meld": 2, "whole": True, "cards": ["10di", "10cl", "10sp"]},
+        {"meld": 3, "whole": True, "cards": ["Kcl", "Ksp", "Kdi"]}]
+    crossed = apply(state, double_cross("bob", "boss"))
+    assert scores(crossed) == {"ann": 0, "bob": 17 + 30 + 30 + 50, "cy": 0, "dee": 0}
+    kings = crossed.meld(3)
+    assert kings is not None and kings.owner == "bob" and set(kings.credits) == {"bob"}
+    assert crossed.last_play is not None
+    assert [c.code for c in crossed.last_play["cards"]] == [
+        "10di", "10cl", "10sp", "Kcl", "Ksp", "Kdi"]
+    assert crossed.last_play["lost"] == 60 and crossed.last_play["points"] == 110
+    assert apply(crossed, {"type": "undo"}) == state
+    assert apply(crossed, NEXT).turn == "cy"
+
+
+def test_double_cross_takes_option_toss_meld_takes_only_the_toss_meld() -> None:
+    state = play(table(double_cross_takes="toss-meld"), *whole_play())
+    assert [t["meld"] for t in state.to_json()["double_cross"]["takes"]] == [2]
+    crossed = apply(state, double_cross("bob", "boss"))
+    assert scores(crossed) == {"ann": 0, "bob": 17 + 30 + 50, "cy": 30, "dee": 0}
+    kings = crossed.meld(3)
+    assert kings is not None and kings.owner == "cy"
+
+
+def test_whole_play_takes_melds_before_the_toss_and_lay_offs_by_their_cards() -> None:
+    events = [new_hand("dee"), meld("ann", "2cl 3cl 4cl"), NEXT,
+              meld("bob", "8di 9di 10di", "10di"), NEXT,
+              meld("cy", "Kcl Ksp Kdi"), lay_off("cy", 1, "5cl"),
+              toss("cy", 2, "jk-red", "10cl 10sp"), lay_off("cy", 3, "Khe"), NEXT]
+    state = play(table(), *events)
+    assert scores(state) == {"ann": 9, "bob": 17, "cy": 30 + 5 + 30 + 10, "dee": 0}
+    crossed = apply(state, double_cross("bob", "boss"))
+    assert scores(crossed) == {"ann": 9, "bob": 17 + 75 + 50, "cy": 0, "dee": 0}
+    clubs, kings = crossed.meld(1), crossed.meld(3)
+    assert clubs is not None and clubs.owner == "ann"  # a lay-off moves its cards' credit only
+    assert clubs.credits == ("ann", "ann", "ann", "bob")
+    assert kings is not None and kings.owner == "bob" and set(kings.credits) == {"bob"}
+    hand = apply(apply(crossed, NEXT), end_hand("cy"))
+    assert hand.hands[0]["tally"]["players"]["bob"]["melded_points"] == 27 - 10 + 75 + 50
+
+
+def test_whole_play_leaves_the_plays_of_an_earlier_turn() -> None:
+    events = [new_hand("dee"), NEXT, meld("bob", "8di 9di 10di", "10di"), NEXT,
+              meld("cy", "Kcl Ksp Kdi"), NEXT, NEXT, NEXT, NEXT,
+              toss("cy", 1, "jk-red", "10cl 10sp"), NEXT]
+    state = play(table(), *events)
+    crossed = apply(state, double_cross("bob", "boss"))
+    kings = crossed.meld(2)
+    assert kings is not None and kings.owner == "cy"
+    assert scores(crossed)["cy"] == 30
+
+
+def test_whole_play_double_cross_back_takes_the_whole_double_crossing_play() -> None:
+    state = play(table(), *whole_play(), double_cross("bob", "boss"), meld("bob", "2sp 3sp 4sp"),
+                 NEXT)
+    assert [t["meld"] for t in state.to_json()["double_cross"]["takes"]] == [2, 3, 4]
+    back = apply(state, double_cross("cy", "jk-blue"))
+    assert scores(back) == {"ann": 0, "bob": 17, "cy": 30 + 50 + 30 + 9 + 40, "dee": 0}
+    assert {m.owner for m in back.melds if m.id in (2, 3, 4)} == {"cy"}
+    off = play(table(double_cross_back=False), *whole_play(), double_cross("bob", "boss"), NEXT)
+    refuse(off, double_cross("cy", "jk-blue"), "double_cross_back")
+
+
+def test_toss_rummy_whole_play_moves_the_kings_at_the_tally() -> None:
+    setup = table(ruleset="toss-rummy")
+    state = play(setup, *whole_play(), double_cross("bob", "boss"), NEXT)
+    assert state.scores == {"ann": 0, "bob": 0, "cy": 0, "dee": 0}
+    ended = apply(state, end_hand("cy"))
+    tally = ended.hands[0]["tally"]["players"]
+    # Toss Rummy values: 8 9 = 5 each, 10s and kings 10, the Boss 50
+    assert tally["bob"]["melded_points"] == 5 + 5 + 30 + 30 + 50
+    assert tally["cy"]["melded_points"] == 0
+
+
 def test_double_cross_refusals() -> None:
     before_discard = play(table(), new_hand("dee"), meld("ann", "8di 9di 10di", "10di"), NEXT,
                           NEXT, toss("cy", 1, "jk-red", "10cl 10sp"))

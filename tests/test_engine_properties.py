@@ -29,6 +29,7 @@ SETUPS = (
     {"players": ["a", "b", "c", "d", "e", "f"], "options": {"ruleset": "toss-rummy", "decks": 2}},
     {"players": ["a", "b", "c", "d", "e", "f"],
      "teams": {"X": ["a", "c", "e"], "Y": ["b", "d", "f"]}, "options": {"decks": 2}},
+    {"players": ["ann", "bob", "cy"], "options": {"double_cross_takes": "toss-meld"}},
 )
 SETTINGS = settings(max_examples=20, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -84,21 +85,43 @@ def test_a_double_cross_moves_the_taken_cards_and_scores_the_jokers(
         if event["type"] != "double-cross":
             continue
         chance = before.chance
-        assert chance is not None and chance.victim == event["player"]
+        player = event["player"]
+        assert chance is not None and chance.victim == player
         taken = before.meld(chance.meld)
         assert taken is not None
         jokers = [Card.parse(c) for c in event["jokers"]]
         moved = after.meld(chance.meld)
-        assert moved is not None and moved.owner == event["player"]
+        assert moved is not None and moved.owner == player
         assert moved.cards == taken.cards + tuple(jokers)
+        assert set(moved.credits) == {player}
+        # every other card changes only whom it scores for: from the player double-crossed
+        # (or, in a meld of theirs taken whole, anyone) to the double-crosser
+        moved_off = {p: 0 for p in setup.players}
+        for old in before.melds:
+            new = after.meld(old.id)
+            assert new is not None
+            whole = old.id == chance.meld or new.owner != old.owner
+            if old.id != chance.meld:
+                assert new.cards == old.cards and new.owner in (old.owner, player)
+                if options.double_cross_takes == "toss-meld":
+                    assert new == old
+                elif whole:
+                    assert old.owner == chance.against
+            for at, (card, was) in enumerate(zip(old.cards, old.credits, strict=True)):
+                now = new.credits[at]
+                assert now == was or (now == player and (whole or was == chance.against))
+                if whole or now != was:
+                    moved_off[was] += options.value(card)
         if options.scores_as_played:
-            value = sum(options.value(c) for c in taken.cards)
             total = sum(after.scores.values()) - sum(before.scores.values())
             assert total == sum(options.value(j) for j in jokers)
-            own = sum(options.value(c) for c, p in zip(taken.cards, taken.credits, strict=True)
-                      if p == event["player"])
-            gained = after.scores[event["player"]] - before.scores[event["player"]]
-            assert gained == value - own + sum(options.value(j) for j in jokers)
+            for name in setup.players:
+                delta = after.scores[name] - before.scores[name]
+                if name == player:
+                    others = sum(v for p, v in moved_off.items() if p != player)
+                    assert delta == others + sum(options.value(j) for j in jokers)
+                else:
+                    assert delta == -moved_off[name]
         if after.phase == "playing":  # (unless the DoubleCross pegged out)
             assert apply(after, {"type": "next-turn"}).turn == chance.against
 

@@ -29,7 +29,7 @@ from scorekeeper.cards import (
     toss_deck,
 )
 from scorekeeper.melds import Verdict, judge_layoff, judge_meld, judge_toss
-from scorekeeper.rulesets import COMPLEX
+from scorekeeper.rulesets import COMPLEX, TossOptions
 from scorekeeper.tally import TallyError, TallyResult, tally_hand
 
 from .state import (
@@ -40,6 +40,7 @@ from .state import (
     DoubleCrossChance,
     EventError,
     GameState,
+    PlayPart,
     RuleViolation,
     TableSetup,
     initial_state,
@@ -333,7 +334,7 @@ def _new_hand(state: GameState, event: Event) -> Changes:
         "phase": PLAYING, "hand_no": state.hand_no + 1, "dealer": dealer,
         "next_dealer": None if len(setup.players) == 2 else setup.next_seat(dealer),
         "turn": setup.next_seat(dealer), "after_discard": None, "melds": (),
-        "on_board": {}, "last_play": None, "chance": None,
+        "on_board": {}, "last_play": None, "chance": None, "turn_plays": (),
         "hand_start": state.board_scores(),
     }
 
@@ -351,6 +352,7 @@ def _meld(state: GameState, event: Event) -> Changes:
     changes: Changes = {
         "melds": (*state.melds, meld), "next_meld_id": state.next_meld_id + 1,
         "on_board": on_board, "chance": _chance_after_play(state),
+        "turn_plays": (*state.turn_plays, PlayPart(meld.id, cards, True)),
         "last_play": {"type": "meld", "player": player, "meld": meld.id,
                       "cards": cards, "points": verdict.points},
     }
@@ -392,6 +394,7 @@ def _add_to_meld(state: GameState, event: Event, *, steal: bool) -> Changes:
     }
     if not steal:  # a Steal is out of turn: it changes neither the turn nor the DoubleCross
         changes["chance"] = _chance_after_play(state)
+        changes["turn_plays"] = (*state.turn_plays, PlayPart(meld.id, cards, False))
     _score(state, changes, {player: verdict.points})
     return changes
 
@@ -463,6 +466,7 @@ def _toss(state: GameState, event: Event) -> Changes:
         "melds": tuple(melds), "next_meld_id": new_id + 1,
         "on_board": on_board, "after_discard": victim,
         "chance": DoubleCrossChance(victim, player, new_id, "toss", target),
+        "turn_plays": (*state.turn_plays, PlayPart(new_id, new_cards, True)),
         "last_play": {"type": "toss", "player": player, "victim": victim, "meld": new_id,
                       "from_meld": meld.id, "captured": target, "joker": joker,
                       "cards": new_cards, "points": verdict.points,
@@ -507,35 +511,56 @@ def _double_cross(state: GameState, event: Event) -> Changes:
             raise RuleViolation(f"The Toss took {captured}, not a joker: only the Boss can"
                                 " DoubleCross it.")
     on_board = _put_on_board(state, jokers)
-    index = next((i for i, m in enumerate(state.melds) if m.id == chance.meld), None)
-    if index is None:
+    if state.meld(chance.meld) is None:
         raise RuleViolation(f"Meld {chance.meld} is no longer on the board to take back.")
-    meld = state.melds[index]
-    cards = meld.cards + jokers
-    verdict = judge_meld(cards, options)
-    kind, top = meld.kind, meld.top
-    if verdict.valid and verdict.kind is not None:
-        kind = verdict.kind
-        top = top if top in verdict.top_cards else verdict.top_cards[0]
     melds = list(state.melds)
-    melds[index] = BoardMeld(meld.id, player, cards, kind, top, (player,) * len(cards))
     deltas: dict[str, int] = {}
-    for card, owner in zip(meld.cards, meld.credits, strict=True):
-        deltas[owner] = deltas.get(owner, 0) - options.value(card)
+    taken: list[Card] = []
+    parts: list[PlayPart] = []
+    for taking in state.double_cross_takes():
+        index, meld = next((i, m) for i, m in enumerate(melds) if m.id == taking.meld)
+        credits = list(meld.credits)
+        cards = [meld.cards[at] for at in taking.positions]
+        for at, card in zip(taking.positions, cards, strict=True):
+            deltas[credits[at]] = deltas.get(credits[at], 0) - options.value(card)
+            credits[at] = player
+        taken.extend(cards)
+        parts.append(PlayPart(meld.id, tuple(cards), taking.whole))
+        melds[index] = _taken_meld(meld, taking.whole, tuple(credits), player,
+                                   jokers if meld.id == chance.meld else (), options)
     lost = -sum(deltas.values())
-    gained = sum(options.value(c) for c in cards)
+    gained = sum(options.value(c) for c in (*taken, *jokers))
     deltas[player] = deltas.get(player, 0) + gained
     changes: Changes = {
         "melds": tuple(melds), "on_board": on_board,
         "after_discard": chance.against,
-        "chance": DoubleCrossChance(chance.against, player, meld.id, "double-cross", None)
+        "chance": DoubleCrossChance(chance.against, player, chance.meld, "double-cross", None)
         if chain else None,
+        "turn_plays": (*state.turn_plays, *parts),
         "last_play": {"type": "double-cross", "player": player, "victim": chance.against,
-                      "meld": meld.id, "jokers": jokers,
-                      "cards": meld.cards, "points": gained, "lost": lost},
+                      "meld": chance.meld, "jokers": jokers, "cards": tuple(taken),
+                      "taken": [{"meld": p.meld, "cards": p.cards} for p in parts],
+                      "points": gained, "lost": lost},
     }
     _score(state, changes, deltas)
     return changes
+
+
+def _taken_meld(meld: BoardMeld, whole: bool, credits: tuple[str, ...], player: str,
+                jokers: tuple[Card, ...], options: TossOptions) -> BoardMeld:
+    """A meld after a DoubleCross: taken whole it belongs to the double-crosser (the Toss meld
+    with the jokers laid down, kind and top re-judged while it is a valid meld); lay-offs taken
+    from it only change whom their cards score for."""
+    if not whole:
+        return replace(meld, credits=credits)
+    cards = meld.cards + jokers
+    kind, top = meld.kind, meld.top
+    if jokers:
+        verdict = judge_meld(cards, options)
+        if verdict.valid and verdict.kind is not None:
+            kind = verdict.kind
+            top = top if top in verdict.top_cards else verdict.top_cards[0]
+    return BoardMeld(meld.id, player, cards, kind, top, credits + (player,) * len(jokers))
 
 
 def _next_turn(state: GameState, event: Event) -> Changes:
@@ -546,9 +571,10 @@ def _next_turn(state: GameState, event: Event) -> Changes:
     else:
         turn = state.after_discard or state.setup.next_seat(state.turn)
     chance = state.chance
-    if chance is not None:
-        chance = None if chance.ready or turn != chance.victim else replace(chance, ready=True)
-    return {"turn": turn, "after_discard": None, "chance": chance}
+    if chance is not None:  # the answered play is the turn that ends here
+        chance = None if chance.ready or turn != chance.victim else replace(
+            chance, ready=True, play=state.turn_plays)
+    return {"turn": turn, "after_discard": None, "chance": chance, "turn_plays": ()}
 
 
 def _hands(state: GameState, event: Event) -> dict[str, list[Card]]:
@@ -603,7 +629,8 @@ def _end_hand(state: GameState, event: Event) -> Changes:
         next_dealer = setup.next_seat(state.dealer)
     changes: Changes = {
         "scores": scores, "phase": HAND_OVER, "turn": None, "after_discard": None,
-        "chance": None, "melds": (), "on_board": {}, "next_dealer": next_dealer,
+        "chance": None, "turn_plays": (), "melds": (), "on_board": {},
+        "next_dealer": next_dealer,
         "last_play": {"type": "end-hand", "hand_no": state.hand_no, "went_out": went_out},
         "hands": (*state.hands, {"hand_no": state.hand_no, "dealer": state.dealer,
                                   "went_out": went_out, "deltas": deltas,

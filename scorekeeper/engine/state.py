@@ -254,12 +254,36 @@ class BoardMeld:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayPart:
+    """One meld or lay-off of a turn's play: meld ``meld`` put down (``whole``: the whole meld,
+    a Toss meld or a meld taken by DoubleCross included), or ``cards`` laid off on it."""
+
+    meld: int
+    cards: tuple[Card, ...]
+    whole: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"meld": self.meld, "cards": [c.code for c in self.cards], "whole": self.whole}
+
+
+@dataclass(frozen=True, slots=True)
+class Taking:
+    """What a DoubleCross takes from one meld: the positions of its cards (every position when
+    ``whole``: the meld changes hands)."""
+
+    meld: int
+    positions: tuple[int, ...]
+    whole: bool
+
+
+@dataclass(frozen=True, slots=True)
 class DoubleCrossChance:
     """The open chance to DoubleCross: ``victim`` may take meld ``meld`` from ``against``.
 
     ``via`` is the play being answered (``toss`` or ``double-cross``); ``captured`` the card
     the Toss took (None after a DoubleCross). ``ready`` is True once the turn has reached the
-    victim; the chance closes when anything else happens."""
+    victim; the chance closes when anything else happens. ``play`` is the answered play, every
+    meld and lay-off of ``against``'s turn, fixed when the chance becomes ready."""
 
     victim: str
     against: str
@@ -267,6 +291,7 @@ class DoubleCrossChance:
     via: str
     captured: Card | None
     ready: bool = False
+    play: tuple[PlayPart, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"victim": self.victim, "against": self.against, "meld": self.meld,
@@ -279,9 +304,11 @@ class GameState:
     """The state of one game, a fold over its event log (see :func:`scorekeeper.engine.apply`).
 
     ``scores`` are per player; a board's score is the sum of its members' scores plus any
-    team corrections (``team_adjust``). ``previous`` is the state before the latest event in
-    effect: an undo returns to it exactly. ``events_applied`` counts the events in effect
-    (undone events and the undos themselves excluded).
+    team corrections (``team_adjust``). ``turn_plays`` are the melds and lay-offs of the
+    player whose turn it is, made in this turn (what a DoubleCross of that play takes).
+    ``previous`` is the state before the latest event in effect: an undo returns to it
+    exactly. ``events_applied`` counts the events in effect (undone events and the undos
+    themselves excluded).
     """
 
     setup: TableSetup
@@ -299,6 +326,7 @@ class GameState:
     on_board: Mapping[Card, int] = field(default_factory=dict)
     last_play: Mapping[str, Any] | None = None
     chance: DoubleCrossChance | None = None
+    turn_plays: tuple[PlayPart, ...] = ()
     hand_start: Mapping[str, int] = field(default_factory=dict)
     hands: tuple[Mapping[str, Any], ...] = ()
     events_applied: int = 0
@@ -323,6 +351,39 @@ class GameState:
             if meld.id == meld_id:
                 return meld
         return None
+
+    def double_cross_takes(self) -> tuple[Taking, ...]:
+        """What a DoubleCross would take now, meld by meld in board order (RULES.md 2-3, option
+        ``double_cross_takes``): with ``whole-play`` every meld and lay-off of the answered play
+        (melds whole, lay-offs their cards still credited to the player double-crossed), with
+        ``toss-meld`` the Toss (or DoubleCross) meld only. Empty when no chance is open."""
+        chance = self.chance
+        if chance is None:
+            return ()
+        parts: tuple[PlayPart, ...] = ()
+        if self.options.double_cross_takes == "whole-play":
+            parts = chance.play if chance.ready else (
+                self.turn_plays if self.turn == chance.against else ())
+        whole = {chance.meld} | {p.meld for p in parts if p.whole}
+        taken: dict[int, set[int]] = {}
+        for part in parts:
+            meld = self.meld(part.meld)
+            if part.whole or meld is None:
+                continue
+            used = taken.setdefault(meld.id, set())
+            for card in part.cards:
+                for at in range(len(meld.cards) - 1, -1, -1):
+                    if (at not in used and meld.cards[at] == card
+                            and meld.credits[at] == chance.against):
+                        used.add(at)
+                        break
+        result = []
+        for meld in self.melds:
+            if meld.id in whole:
+                result.append(Taking(meld.id, tuple(range(len(meld.cards))), True))
+            elif taken.get(meld.id):
+                result.append(Taking(meld.id, tuple(sorted(taken[meld.id])), False))
+        return tuple(result)
 
     def melded_by(self) -> dict[str, list[Card]]:
         """The cards on the board, by the player each scores for."""
@@ -363,10 +424,21 @@ class GameState:
             "boards": boards,
             "melds": [m.to_json() for m in self.melds],
             "last_play": _copy_json(self.last_play),
-            "double_cross": None if self.chance is None else self.chance.to_json(),
+            "double_cross": None if self.chance is None else {
+                **self.chance.to_json(), "takes": self._takes_json()},
             "hands": [_copy_json(h) for h in self.hands],
             "events_applied": self.events_applied,
         }
+
+
+    def _takes_json(self) -> list[dict[str, Any]]:
+        takes = []
+        for taking in self.double_cross_takes():
+            meld = self.meld(taking.meld)
+            assert meld is not None
+            takes.append({"meld": taking.meld, "whole": taking.whole,
+                          "cards": [meld.cards[at].code for at in taking.positions]})
+        return takes
 
 
 def _copy_json(value: Any) -> Any:
