@@ -78,3 +78,27 @@ def test_tally_refuses_an_empty_card_code(monkeypatch: pytest.MonkeyPatch,
     code, out = run(["tally", "-"], json.dumps(data), monkeypatch, capsys)
     assert code == 2
     assert "ann's hand" in out["error"] and "empty card code '' at item 1 of 2" in out["error"]
+
+
+@pytest.mark.parametrize(("options", "bob", "cy", "kings_owner"), [
+    ({}, 17 + 30 + 30 + 50, 0, "bob"),
+    ({"double_cross_takes": "toss-meld"}, 17 + 30 + 50, 30, "cy"),
+])
+def test_replay_double_cross_of_a_toss_and_a_meld_in_one_turn(
+        options: dict[str, str], bob: int, cy: int, kings_owner: str,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    log = {"setup": {"players": ["ann", "bob", "cy", "dee"], "options": options}, "events": [
+        {"type": "new-hand", "dealer": "dee"}, {"type": "next-turn"},
+        {"type": "meld", "player": "bob", "cards": ["8di", "9di", "10di"], "top": "10di"},
+        {"type": "next-turn"},
+        {"type": "toss", "player": "cy", "meld": 1, "joker": "jk-red", "cards": ["10cl", "10sp"]},
+        {"type": "meld", "player": "cy", "cards": ["Kcl", "Ksp", "Kdi"]},
+        {"type": "next-turn"},
+        {"type": "double-cross", "player": "bob", "jokers": ["boss"]}]}
+    code, out = run(["replay", "-"], json.dumps(log), monkeypatch, capsys)
+    assert code == 0, out
+    scores = {p["name"]: p["score"] for p in out["players"]}
+    assert (scores["bob"], scores["cy"]) == (bob, cy)
+    assert next(m["owner"] for m in out["melds"] if m["cards"] == ["Kcl", "Ksp", "Kdi"]) \
+        == kings_owner
+

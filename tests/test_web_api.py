@@ -129,6 +129,44 @@ def test_refused_events_say_why_and_store_nothing(
     assert state["seq"] == 1 and state["state"]["melds"] == []
 
 
+@pytest.mark.parametrize(("takes", "taken_melds", "bob_after"), [
+    (None, [2, 3], 27 + 30 + 30 + 50),  # the default: the whole play, the kings included
+    ("toss-meld", [2], 27 + 30 + 50),
+])
+def test_double_cross_takes_option_through_the_api(client: FlaskClient, takes: str | None,
+                                                   taken_melds: list[int],
+                                                   bob_after: int) -> None:
+    options = {} if takes is None else {"double_cross_takes": takes}
+    table = create(client, options=options)
+    assert table["state"]["options"]["double_cross_takes"] == (takes or "whole-play")
+    events: list[dict[str, Any]] = [
+        {"type": "new-hand", "dealer": "ann"},
+        {"type": "meld", "player": "bob", "cards": ["8di", "9di", "10di"], "top": "10di"},
+        {"type": "next-turn"},
+        {"type": "toss", "player": "cy", "meld": 1, "joker": "jk-red", "cards": ["10cl", "10sp"]},
+        {"type": "meld", "player": "cy", "cards": ["Kcl", "Ksp", "Kdi"]},
+        {"type": "next-turn"}]
+    for seq, event in enumerate(events):
+        reply = post(client, table, seq, event)
+        assert reply.status_code == 201, reply.json
+    takes_now = reply.json["state"]["double_cross"]["takes"]
+    assert [t["meld"] for t in takes_now] == taken_melds
+    crossed = post(client, table, len(events), {"type": "double-cross", "player": "bob",
+                                                "jokers": ["boss"]})
+    assert crossed.status_code == 201, crossed.json
+    assert crossed.json["state"]["boards"][1]["score"] == bob_after - 10
+    undone = post(client, table, len(events) + 1, {"type": "undo"})
+    assert undone.json["state"]["double_cross"]["takes"] == takes_now
+
+
+def test_a_bad_double_cross_takes_value_is_refused_naming_the_option(
+        client: FlaskClient) -> None:
+    reply = client.post("/api/tables", json={"players": PLAYERS,
+                                             "options": {"double_cross_takes": "everything"}})
+    assert reply.status_code == 400
+    assert "double_cross_takes" in reply.json["error"] and "whole-play" in reply.json["error"]
+
+
 def test_toss_joker_melded_table_refuses_a_toss_without_the_joker(client: FlaskClient) -> None:
     table = create(client, options={"toss_joker": "melded", "double_cross_back": False})
     assert table["state"]["options"]["toss_joker"] == "melded"

@@ -87,7 +87,10 @@ class _Table:
                 self.pile.append(self.pile.pop(boss))
         hand.extend([self.pile.pop(), self.pile.pop()])
         self.try_double_cross(player)
-        for attempt in (self.try_toss, self.try_meld, self.try_lay_off, self.try_lay_off):
+        # now and then a player melds before tossing: a DoubleCross takes both (whole-play)
+        first = [self.try_meld, self.try_toss] if self.rng.random() < 0.3 else [
+            self.try_toss, self.try_meld]
+        for attempt in (*first, self.try_lay_off, self.try_lay_off):
             if self.state.phase != PLAYING:
                 return
             if self.state.turn == player:

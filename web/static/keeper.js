@@ -135,6 +135,15 @@
     else SK.toast(r.data.error, true);
   }
 
+  function renderDoubleCross(s) {  // what a DoubleCross would take now, under the table's option
+    const dc = s.double_cross, box = SK.$("#double-cross");
+    box.hidden = !dc;
+    if (!dc) return;
+    const when = dc.ready ? "now" : `after ${SK.esc(dc.against)} discards`;
+    SK.$("#dc-takes").innerHTML = `<p>${SK.esc(dc.victim)} may DoubleCross ${SK.esc(dc.against)} ${when}, taking
+      (<code>double_cross_takes: ${SK.esc(s.options.double_cross_takes)}</code>):</p>` + dc.takes.map((x) =>
+      `<div class="meld" data-dc-take="${x.meld}"><span class="who">#${x.meld}${x.whole ? "" : " laid off"}</span>${SK.cardsHTML(x.cards)}</div>`).join("");
+  }
   function render(what) {
     const s = t.state;
     SK.$("#status").innerHTML = SK.statusHTML(s) + `<span class="muted">update ${t.seq}</span>`;
@@ -142,6 +151,7 @@
     SK.$("#winner").innerHTML = s.winner ? `<div class="winner-banner">${SK.esc(s.winner)} wins the game!</div>` : "";
     SK.$("#melds").innerHTML = (s.melds || []).map((m) => `<div class="meld${m.id === selectedMeld ? " sel" : ""}" data-meld="${m.id}">
       <span class="who">#${m.id} ${SK.esc(m.owner)}</span>${m.cards.map((c) => SK.cardHTML(c, c === m.top ? "top" : "")).join("")}</div>`).join("") || `<span class="muted">no melds yet</span>`;
+    renderDoubleCross(s);
     SK.$("#ticker").innerHTML = SK.tickerHTML(t.recent, 8);
     const meta = t.meta;
     SK.$("#proposals").innerHTML = (meta.proposals || []).map((p) => p.kind === "hand"

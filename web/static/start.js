@@ -110,7 +110,8 @@
       game: f.get("game"), players, teams: teamsOut, auto_accept: !!f.get("auto_accept"),
       options: {ace: f.get("ace"), goal: f.get("goal") ? +f.get("goal") : null, decks: +f.get("decks") || 1,
                 chips_per_points: +f.get("chips_per_points") || 10, wild_scoring: !!f.get("wild_scoring"),
-                toss_joker: f.get("toss_joker") || "shown", double_cross_back: !!f.get("double_cross_back")},
+                toss_joker: f.get("toss_joker") || "shown", double_cross_back: !!f.get("double_cross_back"),
+                double_cross_takes: f.get("double_cross_takes") || "whole-play"},
     };
     const r = await SK.api("POST", "/api/tables", body);
     if (r.ok) location.href = r.data.urls.keeper;
