@@ -28,7 +28,7 @@
     return `<table class="standings" id="standings-table"><tr><th></th><th>Player</th><th class="num">${s.hand_no ? `Hand ${s.hand_no}` : ""}</th><th class="num">Total</th>${chips ? `<th class="num">Chips</th>` : ""}</tr>` +
       ranked(s).map((r) => `<tr data-player="${SK.esc(r.name)}" class="${r.place === 1 && s.hand_no ? "lead" : ""}${r.name === me ? " me" : ""}">
         <td class="place">${r.place}.</td><td><span class="swatch" style="background:${SK.esc(r.colour)}"></span>${SK.esc(r.name)}${r.name === me ? `<span class="you">you</span>` : ""}</td>
-        <td class="num ${(r.last < 0) !== lowFirst(s) ? "neg" : "pos"}">${r.last === null ? "" : sign(r.last)}</td>
+        <td class="num ${SK.tone(r.last, lowFirst(s))}">${r.last === null ? "" : sign(r.last)}</td>
         <td class="num total" data-total>${r.score}</td>${chips ? `<td class="num" data-chips>${chips[r.name]}</td>` : ""}</tr>`).join("") +
       `</table><p class="muted">${GAME.name === "tong-its" ? "Totals are the chips paid to hand winners (antes and the pot under Chips)." : lowFirst(s) ? "Lowest total wins." : "Highest total wins."}${!goalOf(s) ? "" : GAME.name === "toss-hearts" ? ` The game ends when a total passes ${goalOf(s)}.` : ` Game to ${goalOf(s)}.`}</p>`;
   }
@@ -36,7 +36,7 @@
     const c = s.chips; if (!c) return "";
     return `<p>${Object.entries(c.counts).map(([p, n]) => `<span class="chip" data-chip-count="${SK.esc(p)}">${SK.esc(p)} <b>${n}</b></span>`).join("")}
       <span class="chip">pot <b data-pot>${c.pot}</b></span></p>
-      <p class="muted">${GAME.name === "tong-its" ? "Antes 2 a hand; the pot goes to whoever wins two hands in a row. Counts start at " + c.start + "."
+      <p class="muted">${GAME.name === "tong-its" ? `Antes 2 a hand; the pot goes to whoever wins two hands in a row. Counts start at ${c.start}${c.start ? "" : " (no stake was set)"}: a count below 0 is the chips that player owes the others.`
         : `Antes 3 a hand; a made bid takes the pot. Everyone started with ${c.start}.`}${c.game_over ? " <b>The chip game is over: a player has no chips.</b>" : ""}</p>
       ${c.error ? `<p class="refusal">Chips stop at ${SK.esc(c.error)}</p>` : ""}`;
   }
@@ -67,7 +67,7 @@
     if (!hands.length) return "no hand scored yet";
     const names = s.players.map((p) => p.name);
     return `<table class="grid"><tr><th>Hand</th>${names.map((n) => `<th class="num">${SK.esc(n)}</th>`).join("")}<th></th></tr>` +
-      hands.slice().reverse().map((h) => `<tr><td>${h.hand_no}</td>${names.map((n) => { const x = (h.deltas || {})[n] || 0; return `<td class="num ${x < 0 ? "neg" : "pos"}">${sign(x)}</td>`; }).join("")}<td class="muted">${handSummary(h)}</td></tr>`).join("") +
+      hands.slice().reverse().map((h) => `<tr><td>${h.hand_no}</td>${names.map((n) => { const x = (h.deltas || {})[n] || 0; return `<td class="num ${SK.tone(x, lowFirst(s))}">${sign(x)}</td>`; }).join("")}<td class="muted">${handSummary(h)}</td></tr>`).join("") +
       `</table>` + ((s.corrections || []).length ? `<p class="muted">Corrections: ${s.corrections.map((c) => `${SK.esc(c.target)} ${sign(c.points)} (${SK.esc(c.reason)})`).join("; ")}</p>` : "");
   }
   function sheetHTML(s) {  // Indian Chief: the seven boxes of each player's sheet
@@ -252,7 +252,7 @@
     const rows = after.players.map((p) => {
       const delta = h.deltas[p.name] || 0, dw = d.deadwood ? d.deadwood[p.name] : d.arrangements ? (d.arrangements[p.name] || {}).deadwood : undefined;
       const pay = d.payments ? d.payments[p.name] : undefined, chipsNow = after.chips ? after.chips.counts[p.name] : undefined;
-      return `<tr><td>${SK.esc(p.name)}</td>${dw !== undefined || d.deadwood || d.arrangements ? `<td class="num">${dw ?? ""}</td>` : ""}<td class="num ${delta < 0 ? "neg" : "pos"}"><b>${sign(delta)}</b></td><td class="num">${p.score}</td>${after.chips ? `<td class="num">${chipsNow} <span class="muted">(${sign(chipsNow - before.chips.counts[p.name])})</span></td>` : ""}${pay !== undefined ? "" : ""}</tr>`;
+      return `<tr><td>${SK.esc(p.name)}</td>${dw !== undefined || d.deadwood || d.arrangements ? `<td class="num">${dw ?? ""}</td>` : ""}<td class="num ${SK.tone(delta, lowFirst(after))}"><b>${sign(delta)}</b></td><td class="num">${p.score}</td>${after.chips ? `<td class="num">${chipsNow} <span class="muted">(${sign(chipsNow - before.chips.counts[p.name])})</span></td>` : ""}${pay !== undefined ? "" : ""}</tr>`;
     }).join("");
     const notes = [];
     if (d.hand_winner) notes.push(`Hand won by <b>${SK.esc(d.hand_winner)}</b>`);
@@ -276,7 +276,12 @@
     let ev;
     if (action === "hand") ev = {type: "hand", entry: entry()};
     else if (action === "correction") ev = {type: "correction", target: corr.elements.target.value, points: parseInt(corr.elements.points.value, 10), reason: corr.elements.reason.value};
-    else { if (!confirm("Undo the last action?")) return; ev = {type: "undo"}; }
+    else {
+      const q = await SK.undoQuestion(t.id);
+      if (q === null) { SK.$("#refusal").innerHTML = `<div class="refusal" data-refusal>There is nothing to undo.</div>`; return; }
+      if (!confirm(q)) return;
+      ev = {type: "undo"};
+    }
     const r = await SK.api("POST", `/api/tables/${t.id}/events`, {base_seq: t.seq, event: ev});
     if (r.status === 201) {
       t.adopt(r.data.seq, r.data.state);
