@@ -219,3 +219,28 @@ def test_end_hand_photo_buttons_draw_an_image_icon(server: ServerThread, tablet:
     for i in range(3):
         expect(buttons.nth(i).locator("svg")).to_have_count(1)
         assert "\U0001F4F7" not in buttons.nth(i).inner_text()
+
+
+def test_a_pack_hand_being_entered_survives_a_reload(server: ServerThread,
+                                                     tablet: Page) -> None:
+    keeper = Keeper(tablet, server, {"game": "tossni", "players": ["Ann", "Bob", "Cy"]})
+    keeper.open()
+    tablet.click("[data-order='Bob']")
+    tablet.click("[data-order='Ann']")
+    tablet.reload()
+    expect(tablet.locator("[data-order-shown]")).to_have_text("1. Bob \u00a0 2. Ann")
+    expect(tablet.locator("[data-order='Bob']")).to_be_disabled()
+    tablet.click("[data-order='Cy']")
+    tablet.click("#submit")
+    expect(tablet.locator("#status")).to_contain_text("Hand 1 played")
+    tablet.reload()  # stored: the next hand starts empty
+    expect(tablet.locator("[data-order-shown]")).to_have_text("nobody yet")
+
+
+def test_hearts_points_typed_survive_a_reload(server: ServerThread, tablet: Page) -> None:
+    keeper = Keeper(tablet, server, {"game": "toss-hearts", "players": ["Ann", "Bob", "Cy"]})
+    keeper.open()
+    tablet.fill("input[data-cards=taken][data-p=Ann]", "Qsp 2he")
+    tablet.reload()
+    expect(tablet.locator("input[data-cards=taken][data-p=Ann]")).to_have_value("Qsp 2he")
+    expect(tablet.locator("[data-count='taken:Ann']")).to_have_text("14 pts")

@@ -271,7 +271,30 @@
     else if (quiet) SK.$("#preview-box").innerHTML = `<p class="muted" data-incomplete>Not ready to score yet: ${SK.esc(r.data.error)}</p>`;
     else { SK.$("#preview-box").innerHTML = ""; SK.$("#refusal").innerHTML = `<div class="refusal" data-refusal>Refused: ${SK.esc(r.data.error)} <span class="muted">Nothing was stored.</span></div>`; }
   }
-  function schedulePreview() { clearTimeout(previewTimer); previewTimer = setTimeout(() => preview(true), 350); }
+  function schedulePreview() { saveHandDraft(); clearTimeout(previewTimer); previewTimer = setTimeout(() => preview(true), 350); }
+  /* the hand being entered stays on this device until it is stored (a reload or Back keeps it) */
+  const drafts = new SK.Draft(t.id, "hand");
+  function draftKey(el) {
+    if (el.name) return el.name;
+    const d = el.dataset, kind = ["cards", "int", "many", "meld", "suit", "group"].find((k) => d[k] !== undefined);
+    return kind ? `${kind}=${d[kind]}${d.p !== undefined ? `@${d.p}` : ""}${kind === "many" ? `:${el.value}` : ""}` : "";
+  }
+  function draftFields() { return Array.from(form.elements).filter((el) => el.matches("input, select") && el.type !== "file" && draftKey(el)); }
+  function saveHandDraft() {
+    const values = Object.fromEntries(draftFields().map((el) => [draftKey(el), el.type === "checkbox" ? el.checked : el.value]));
+    drafts.save({hand_no: t.state.hand_no, values, order});
+  }
+  function restoreHandDraft() {
+    const d = drafts.load();
+    if (!d || d.hand_no !== t.state.hand_no) return;
+    draftFields().forEach((el) => { const v = d.values[draftKey(el)]; if (v === undefined) return; if (el.type === "checkbox") el.checked = !!v; else el.value = v; });
+    order = (d.order || []).filter((p) => players().includes(p));
+    const shown = SK.$("[data-order-shown]", form);
+    if (shown) shown.innerHTML = order.length ? order.map((p, i) => `${i + 1}. <b>${SK.esc(p)}</b>`).join(" &nbsp; ") : "nobody yet";
+    SK.$$("[data-order]", form).forEach((x) => { x.disabled = order.includes(x.dataset.order); });
+    if (target) selectTarget(target);
+    cardCounts(); clearTimeout(previewTimer); previewTimer = setTimeout(() => preview(true), 50);
+  }
   async function commit() {
     let ev;
     if (action === "hand") ev = {type: "hand", entry: entry()};
@@ -289,6 +312,7 @@
       SK.$("#refusal").innerHTML = "";
       if (action === "correction") { corr.elements.points.value = ""; corr.elements.reason.value = ""; }
       aid.queens = aid.aces = 0; renderAid();
+      if (action === "hand") drafts.clear();
       // the form is rebuilt by render() when the hand number changes (from this reply or the
       // live stream, whichever comes first), never after the keeper started the next hand
       choose("hand");
@@ -318,7 +342,7 @@
     renderCommon(t);
     const meta = t.meta || {};
     SK.$("#seats").innerHTML = (meta.seats || []).map((x) => `<span class="chip${x.claimed ? " ok" : ""}">${SK.esc(x.player)}${x.claimed ? " \u2714" : ""}</span>`).join("");
-    if (what === "state" && form.dataset.hand !== String(t.state.hand_no)) { form.dataset.hand = String(t.state.hand_no); buildForm(); }
+    if (what === "state" && form.dataset.hand !== String(t.state.hand_no)) { form.dataset.hand = String(t.state.hand_no); buildForm(); restoreHandDraft(); }
   }
 
   form.addEventListener("focusin", (ev) => { if (ev.target.matches("input[data-cards]")) selectTarget(ev.target); });
@@ -359,5 +383,5 @@
   });
   SK.$("#rotate").addEventListener("click", () => SK.rotateJoin(t.id));
   form.dataset.hand = String(t.state.hand_no);
-  buildForm(); choose("hand"); renderAid(); render();
+  buildForm(); restoreHandDraft(); choose("hand"); renderAid(); render();
 })();
