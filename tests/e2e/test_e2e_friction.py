@@ -46,13 +46,18 @@ def test_enter_in_the_typed_codes_box_adds_the_cards(server: ServerThread,
     keeper = Keeper(tablet, server, THREE)
     keeper.enter(DEAL)
     keeper.open()
+    posts: list[Any] = []
+    tablet.on("request", lambda r: posts.append(r.post_data_json)
+              if r.method == "POST" and r.url.endswith("/events") else None)
     tablet.fill("#picker [data-typed]", "7cl 7sp 7he")
     tablet.press("#picker [data-typed]", "Enter")
     assert chosen(tablet) == ["7\u2663", "7\u2660", "7\u2665"]
     expect(tablet.locator("#picker [data-typed]")).to_have_value("")
-    tablet.wait_for_timeout(300)  # a submit, had there been one, would have answered by now
-    expect(tablet.locator("#status")).to_contain_text("update 1")
-    expect(tablet.locator("#refusal")).to_be_empty()
+    with tablet.expect_response(lambda r: r.url.endswith("/events")
+                                and r.request.method == "POST"):
+        tablet.click("#submit")  # the keeper's own Enter, after checking the cards
+    assert [p["event"]["cards"] for p in posts] == [["7cl", "7sp", "7he"]]  # one write only
+    expect(tablet.locator("#status")).to_contain_text("update 2")
 
 
 def test_typed_suit_symbols_are_read_as_cards(server: ServerThread, tablet: Page) -> None:
@@ -100,15 +105,17 @@ def test_next_turn_returns_to_meld_and_undo_names_the_action(server: ServerThrea
     expect(tablet.locator("[data-action=meld]")).to_have_class(re.compile(r"\bon\b"))
     tablet.click("[data-action=undo]")
     expect(tablet.locator("#action-title")).to_have_text("Undo #3: Next turn")
-    questions: list[str] = []
-    tablet.once("dialog", lambda d: (questions.append(d.message), d.dismiss()))
-    tablet.click("#submit")
+    with tablet.expect_event("dialog") as asked:
+        tablet.click("#submit")
+    assert asked.value.message == "Undo #3: Next turn?"
+    asked.value.dismiss()
     expect(tablet.locator("#status")).to_contain_text("update 3")  # dismissed: nothing stored
-    tablet.once("dialog", lambda d: (questions.append(d.message), d.accept()))
-    tablet.click("#submit")
+    with tablet.expect_event("dialog") as asked:
+        tablet.click("#submit")
+    assert asked.value.message == "Undo #3: Next turn?"
+    asked.value.accept()
     expect(tablet.locator("#status")).to_contain_text("update 4")
     expect(tablet.locator("#action-title")).to_contain_text("Undo #2: Bob melded")
-    assert questions == ["Undo #3: Next turn?", "Undo #3: Next turn?"]
 
 
 def test_pack_undo_names_the_hand(server: ServerThread, tablet: Page) -> None:
@@ -116,12 +123,12 @@ def test_pack_undo_names_the_hand(server: ServerThread, tablet: Page) -> None:
     keeper.enter({"type": "hand", "entry": {"order": ["Ann", "Bob", "Cy"]}},
                  {"type": "hand", "entry": {"order": ["Cy", "Bob", "Ann"]}})
     keeper.open()
-    questions: list[str] = []
-    tablet.once("dialog", lambda d: (questions.append(d.message), d.accept()))
     tablet.click("[data-action=undo]")
-    tablet.click("#submit")
+    with tablet.expect_event("dialog") as asked:
+        tablet.click("#submit")
+    assert asked.value.message == "Undo #2: hand 2 as entered?"
+    asked.value.accept()
     expect(tablet.locator("#status")).to_contain_text("Hand 1 played")
-    assert questions == ["Undo #2: hand 2 as entered?"]
 
 
 def test_picked_cards_and_typed_hands_survive_a_reload(server: ServerThread,
@@ -137,8 +144,9 @@ def test_picked_cards_and_typed_hands_survive_a_reload(server: ServerThread,
     tablet.click("[data-action=end-hand]")
     tablet.fill("[data-hand='Ann']", "5he Kcl")
     tablet.select_option("select[name=went_out]", "Cy")
-    tablet.go_back()  # leave the page, then come back to it
-    tablet.go_forward()
+    tablet.click("nav a:has-text('History')")  # leave the page, then open it again
+    tablet.wait_for_url(re.compile(r"/history$"))
+    keeper.open()
     expect(tablet.locator("#action-title")).to_have_text("End hand")
     expect(tablet.locator("[data-hand='Ann']")).to_have_value("5he Kcl")
     expect(tablet.locator("select[name=went_out]")).to_have_value("Cy")

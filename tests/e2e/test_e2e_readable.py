@@ -96,7 +96,7 @@ def test_phone_tally_breaks_the_net_down(server: ServerThread, tablet: Page,
     keeper.enter({"type": "end-hand", "went_out": "Cy",
                   "hands": {p: c.split() for p, c in HANDS.items()}})
     mine = phone.locator("[data-my-tally]")
-    expect(mine).to_have_text("Melded 5, in hand \u22129, net -4.")
+    expect(mine).to_have_text("Melded 5, in hand \u22129 (9\u2660), net -4.")
     ann = phone.locator("[data-tally='Ann']")
     expect(ann.locator("[data-in-hand] s")).to_have_text("\u221215")  # exempt, struck out
     expect(ann.locator("[data-net]")).to_have_text("0")

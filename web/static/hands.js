@@ -203,7 +203,7 @@
   function cardCounts() {
     SK.$$("input[data-cards]", form).forEach((i) => {
       const el = SK.$(`[data-count="${i.dataset.cards}:${i.dataset.p}"]`, form); if (!el) return;
-      const codes = i.value.split(/[\s,]+/).filter(Boolean);
+      const codes = i.value.split(/[\s,]+/).filter(Boolean).map(SK.normCode);
       el.textContent = GAME.name === "toss-hearts" ? `${codes.reduce((a, c) => a + heartPoints(c), 0)} pts` : codes.length ? `${codes.length} cards` : "";
     });
   }

@@ -18,6 +18,7 @@
     SK.$("#melds").innerHTML = (s.melds || []).map((m) => `<div class="meld"><span class="who">#${m.id} ${SK.esc(m.owner)}</span>${m.cards.map((c) => SK.cardHTML(c, c === m.top ? "top" : "")).join("")}</div>`).join("") || `<span class="muted">no melds yet</span>`;
     const sel = SK.$("#p-meld"), cur = sel.value;
     SK.options(sel, (s.melds || []).map((m) => [String(m.id), `#${m.id} ${m.owner} (top ${m.top})`]), cur);
+    tossJoker();
     SK.confirmBox(t, tallyHTML, "My hand tally is right");
     sentResult();
     const mine = (t.meta.proposals || []).filter((p) => p.player === me);
@@ -31,7 +32,9 @@
     const line = (p, x) => `<tr data-tally="${SK.esc(p)}"${p === me ? ` class="me"` : ""}><td>${SK.esc(p)}</td><td class="num" data-melded>${x.melded_points}</td>
       <td class="num" data-in-hand>${!x.hand_points ? "0" : x.exempt ? `<s>\u2212${x.hand_points}</s>` : `\u2212${x.hand_points}`}</td><td class="num ${SK.tone(x.net)}" data-net><b>${sign(x.net)}</b></td></tr>`;
     const mine = tally.players[me], rows = Object.entries(tally.players);
-    const head = mine ? `<p class="tally-mine" data-my-tally>Melded <b>${mine.melded_points}</b>, in hand <b>\u2212${mine.hand_points}</b>${mine.exempt ? " <b>not counted</b> (a team-mate went out: team exemption)" : ""}, net <b class="${SK.tone(mine.net)}">${sign(mine.net)}</b>.</p>` : "";
+    const ended = t.recent.slice().reverse().find((x) => x.event.type === "end-hand");
+    const myCards = ended && ended.event.hands ? ended.event.hands[me] : null;
+    const head = mine ? `<p class="tally-mine" data-my-tally>Melded <b>${mine.melded_points}</b>, in hand <b>\u2212${mine.hand_points}</b>${myCards && myCards.length ? ` <span data-my-cards>(${SK.cardsHTML(myCards)})</span>` : ""}${mine.exempt ? " <b>not counted</b> (a team-mate went out: team exemption)" : ""}, net <b class="${SK.tone(mine.net)}">${sign(mine.net)}</b>.</p>` : "";
     const teams = Object.entries(tally.teams || {}).map(([n, v]) => `<span class="chip" data-team-net="${SK.esc(n)}">${SK.esc(n)} tally <b class="${SK.tone(v.net)}">${sign(v.net)}</b></span>`).join("");
     const whole = Object.entries(last.deltas || {}).map(([o, d]) => `${SK.esc(o)} ${sign(d)}`).join(", ");
     return `<h2>Hand ${last.hand_no} tally</h2>${last.went_out ? `<p class="muted">${SK.esc(last.went_out)} went out.</p>` : `<p class="muted">Nobody went out.</p>`}${head}
@@ -53,6 +56,15 @@
     SK.$("#p-joker-l").style.display = v === "toss" ? "" : "none";
   }
   type.addEventListener("change", showFields); showFields();
+  /* the tossing joker follows the chosen meld's top card colour until the player picks one */
+  const JOKER_OF_SUIT = {cl: "jk-black", sp: "jk-black", he: "jk-red", di: "jk-red", cr: "jk-gold", or: "jk-gold", ca: "jk-blue", sh: "jk-blue"};
+  let jokerTouched = false;
+  function tossJoker() {
+    const m = (t.state.melds || []).find((x) => String(x.id) === SK.$("#p-meld").value);
+    if (!jokerTouched && m && m.top) SK.$("#p-joker").value = JOKER_OF_SUIT[m.top.slice(-2)] || "boss";
+  }
+  SK.$("#p-meld").addEventListener("change", tossJoker);
+  SK.$("#p-joker").addEventListener("change", () => { jokerTouched = true; });
   SK.$("#p-send").addEventListener("click", async () => {
     const v = type.value, cards = picker.cards.slice(), meld = +SK.$("#p-meld").value;
     let body;
