@@ -79,7 +79,7 @@
   }
   function renderCommon(t) {
     const s = t.state, me = t.role.player;
-    SK.$("#status").innerHTML = statusHTML(s) + (t.role.kind === "keeper" ? `<span class="muted">update ${t.seq}</span>` : "");
+    SK.$("#status").innerHTML = statusHTML(s) + (t.role.kind === "keeper" && !document.body.classList.contains("display") ? `<span class="muted">update ${t.seq}</span>` : "");
     SK.$("#winner").innerHTML = s.phase === "game-over" ? `<div class="winner-banner" data-winner>${s.winner ? `${SK.esc(s.winner)} wins the game!` : "Game over: tied, no single winner"}</div>` : "";
     SK.$("#standings").innerHTML = standingsHTML(s, me);
     SK.$("#chips-box").hidden = !s.chips; if (s.chips) SK.$("#chips").innerHTML = chipsHTML(s);
