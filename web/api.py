@@ -255,7 +255,9 @@ def history(table_id: str) -> Response:
     table = table_for(table_id)
     role_for(table)
     state = table.state_json()
-    notes = history_notes.event_notes(table.setup, get_store().events(table))
+    cache = current_app.extensions.setdefault("scorekeeper.history_notes",
+                                              history_notes.NotesCache())
+    notes = cache.notes(table.id, table.setup, get_store().events(table))
     return jsonify({"seq": table.seq, "hands": state.get("hands", []),
                     "boards": state.get("boards", []),
                     "points": get_store().states_over_time(table),
