@@ -74,11 +74,21 @@ def replay(setup: Setup, events: Iterable[Mapping[str, Any]]) -> State:
     return state
 
 
+#: The start page's one line about each Toss ruleset (the rules packs carry their own).
+TOSS_SUMMARIES: dict[str, str] = {
+    "complex-toss-rummy": "Peg boards; melds score as played and again at the end of the hand;"
+                          " jokers Toss top cards; first to 1000 wins at once.",
+    "toss-rummy": "Melds count at the end of the hand, cards in hand against; jokers Toss top"
+                  " cards; game to 1010, settled in chips.",
+}
+
+
 def available_games() -> list[dict[str, Any]]:
     """Every game a table can play, for the start page: name, title and what it offers."""
     toss = [
         {"name": name, "title": RULESET_TITLES[name], "engine": "toss", "deck": "toss",
-         "players": {"min": 2, "max": 6}, "lower_wins": False}
+         "players": {"min": 2, "max": 6}, "lower_wins": False,
+         "summary": TOSS_SUMMARIES.get(name, "")}
         for name in RULESETS
     ]
     packs = [{**get_game(name).describe(), "engine": "hands"} for name in GAMES]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import time
 from collections.abc import Iterator
@@ -16,6 +14,7 @@ from scorekeeper.cards import check_cards, parse_cards
 from scorekeeper.games import GAMES, GameError
 from scorekeeper.pegboard import PEG_COLOURS
 from scorekeeper.rulesets import TossOptions
+from web import history as history_notes
 from web.auth import get_store, require, role_for, set_token_cookie
 from web.qr import qr_svg
 from web.store import RefusedError, StaleWriteError, StoreError, Table, refusal
@@ -257,9 +256,13 @@ def history(table_id: str) -> Response:
     table = table_for(table_id)
     role_for(table)
     state = table.state_json()
+    cache = current_app.extensions.setdefault("scorekeeper.history_notes",
+                                              history_notes.NotesCache())
+    notes = cache.notes(table.id, table.setup, get_store().events(table))
     return jsonify({"seq": table.seq, "hands": state.get("hands", []),
                     "boards": state.get("boards", []),
-                    "points": get_store().states_over_time(table)})
+                    "points": get_store().states_over_time(table),
+                    "notes": {str(seq): note for seq, note in notes.items()}})
 
 
 @bp.get("/tables/<table_id>/export.json")
@@ -282,21 +285,21 @@ def export_csv(table_id: str) -> Response:
     store = get_store()
     points = {p["seq"]: p["scores"] for p in store.states_over_time(table)}
     owners = [b["owner"] for b in table.state_json().get("boards", [])]
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["seq", "at", "by", "type", "event", *[f"score {o}" for o in owners]])
-    for row in store.events(table):
-        scores = points.get(row["seq"], {})
-        writer.writerow([row["seq"], f"{row['at']:.3f}", row["by"], row["event"].get("type"),
-                         json.dumps(row["event"], ensure_ascii=False),
-                         *[scores.get(o, "") for o in owners]])
-    writer.writerow([])
-    writer.writerow(["hand", *owners])
-    for hand in table.state_json().get("hands", []):
-        deltas = hand.get("deltas", {})
-        writer.writerow([hand.get("hand_no"), *[deltas.get(o, 0) for o in owners]])
-    return Response(out.getvalue(), mimetype="text/csv",
+    text = history_notes.events_csv(store.events(table), points, owners)
+    return Response(text, mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="table-{table.id}.csv"'})
+
+
+@bp.get("/tables/<table_id>/export-hands.csv")
+def export_hands_csv(table_id: str) -> Response:
+    """The finished hands as CSV, one row per hand (the event log is ``export.csv``)."""
+    table = table_for(table_id)
+    role_for(table)
+    state = table.state_json()
+    owners = [b["owner"] for b in state.get("boards", [])]
+    disposition = f'attachment; filename="table-{table.id}-hands.csv"'
+    return Response(history_notes.hands_csv(state.get("hands", []), owners), mimetype="text/csv",
+                    headers={"Content-Disposition": disposition})
 
 
 # -- writing ---------------------------------------------------------------------------------

@@ -269,6 +269,19 @@ def _put_on_board(state: GameState, cards: Sequence[Card],
     return counts
 
 
+def _put_captured_aside(state: GameState, cards: Sequence[Card], target: Card,
+                        meld_id: int) -> dict[Card, int]:
+    """The board with a Toss's cards from hand; a refusal caused by listing the captured card
+    says to leave it out (it comes from the meld, not from the hand)."""
+    try:
+        return _put_on_board(state, cards)
+    except RuleViolation as exc:
+        if target not in cards:
+            raise
+        raise RuleViolation(f"Leave the captured {target} out of cards: it comes from meld"
+                            f" {meld_id}; list only the cards from your hand.") from exc
+
+
 def _judge(judge: Callable[..., Verdict], *args: Any, **kwargs: Any) -> Verdict:
     try:
         verdict = judge(*args, **kwargs)
@@ -438,7 +451,7 @@ def _toss(state: GameState, event: Event) -> Changes:
     if len(cards) < 2:
         raise RuleViolation(f"The captured {target} must be melded at once with at least two"
                             " cards from your hand.")
-    on_board = _put_on_board(state, cards)
+    on_board = _put_captured_aside(state, cards, target, meld.id)
     if joker not in cards:  # the tossing joker stays in hand, so it cannot be on the board
         _put_on_board(state, (joker,), on_board)
     new_cards = (target, *cards)
@@ -650,8 +663,11 @@ def _correction(state: GameState, event: Event) -> Changes:
         raise EventError(f"correction target {target!r} is neither a player nor a team"
                          f" (boards: {', '.join(setup.board_owners)})")
     points = _field(event, "points")
+    if points is None:
+        raise EventError("the correction needs its points: a whole number such as 10 or -20")
     if not isinstance(points, int) or isinstance(points, bool):
-        raise EventError(f'"points" must be a whole number of points, not {points!r}')
+        raise EventError(f'"points" must be a whole number of points such as 10 or -20, not'
+                         f" {points!r}")
     reason = event.get("reason")
     if reason is not None and not isinstance(reason, str):
         raise EventError('"reason" must be a sentence saying why the score is corrected')

@@ -12,10 +12,12 @@
     "correction": "Correction", "undo": "Undo the last action"};
   const form = SK.$("#action-form"), $f = (n) => form.elements[n];
   let action = "meld", selectedMeld = null, tallyShown = false, playerTouched = false;
-  const picker = new SK.Picker(SK.$("#picker"), {onChange: (cards) => fillTop(cards)});
+  let wentOutTouched = false, jokerTouched = false, restoring = false;
+  const picker = new SK.Picker(SK.$("#picker"), {onChange: (cards) => { fillTop(cards); saveDraft(); }});
   const hands = {}, handNotes = {};  // per player: the cards left in hand, the last photo's notes
 
   const t = new SK.Table(SK.boot, render);
+  const drafts = new SK.Draft(t.id, "keeper");
 
   function players() { return t.state.players.map((p) => p.name); }
   function fillTop(cards) {
@@ -33,10 +35,11 @@
     SK.$("#submit").textContent = a === "end-hand" ? "Commit hand" : a === "undo" ? "Undo" : "Enter";
     SK.$("#refusal").innerHTML = ""; SK.$("#tally").innerHTML = "";
     picker.opts.max = a === "steal" ? 1 : 0;
-    playerTouched = false;
+    playerTouched = false; wentOutTouched = false; jokerTouched = false;
     picker.clear();
     fillForm();
     if (a === "end-hand") buildHands();
+    if (a === "undo") nameUndo();
   }
   function fillForm() {
     const s = t.state, ps = players();
@@ -53,14 +56,55 @@
     const owners = (s.boards || []).map((b) => b.owner);
     const targets = [...new Set([...owners, ...ps])];
     keep($f("target"), targets.map((x) => [x, x]), targets[0]);
-    keep($f("went_out"), [["", "(nobody: hand abandoned)"], ...ps.map((p) => [p, p])], turn);
+    wentOut(ps, turn);
+    tossJoker();
+  }
+  /* who went out: the player whose turn it is, until the keeper picks another (or nobody) */
+  function wentOut(ps, turn) {
+    const items = [...ps.map((p) => [p, p]), ["", "(nobody: hand abandoned)"]], v = $f("went_out").value;
+    SK.options($f("went_out"), items, wentOutTouched && items.some(([x]) => x === v) ? v : turn);
+  }
+  /* the tossing joker: the one of the captured top card's colour (the Boss for a joker top) */
+  const JOKER_OF_SUIT = {cl: "jk-black", sp: "jk-black", he: "jk-red", di: "jk-red", cr: "jk-gold", or: "jk-gold", ca: "jk-blue", sh: "jk-blue"};
+  function tossJoker() {
+    if (action !== "toss" || jokerTouched) return;
+    const m = (t.state.melds || []).find((x) => String(x.id) === $f("meld").value);
+    if (m && m.top) $f("joker").value = JOKER_OF_SUIT[m.top.slice(-2)] || "boss";
+  }
+  /* the Undo form names what it takes back */
+  async function nameUndo() {
+    const q = await SK.undoQuestion(t.id);
+    if (action === "undo") SK.$("#action-title").textContent = q ? q.replace(/\?$/, "") : "Nothing to undo";
+  }
+  /* the picked cards and typed hands stay on this device until they are stored */
+  function saveDraft() {
+    if (restoring) return;
+    const typed = action === "end-hand" ? readHands() : {};
+    if (!picker.cards.length && !Object.values(typed).some(Boolean)) { drafts.clear(); return; }
+    drafts.save({hand_no: t.state.hand_no, action, cards: picker.cards.slice(), hands: typed,
+      went_out: action === "end-hand" ? $f("went_out").value : null, player: playerTouched ? $f("player").value : null});
+  }
+  function restoreDraft(d) {
+    if (!d || !FIELDS[d.action] || d.hand_no !== t.state.hand_no || t.state.phase !== "playing") return;
+    restoring = true;
+    choose(d.action);
+    if (d.player && FIELDS[d.action].includes("player")) { $f("player").value = d.player; playerTouched = true; }
+    if (d.action === "end-hand") {
+      Object.entries(d.hands || {}).forEach(([p, codes]) => { hands[p] = codes.split(/\s+/).filter(Boolean); });
+      if (d.went_out !== null) { $f("went_out").value = d.went_out; wentOutTouched = true; }
+      buildHands();
+    }
+    picker.set(d.cards || []);
+    restoring = false;
+    saveDraft();
+    SK.toast("Your entry that was not stored yet is back: check it, then " + SK.$("#submit").textContent);
   }
   function buildHands() {
     const proposed = {};
     (t.meta.proposals || []).filter((p) => p.kind === "hand").forEach((p) => { proposed[p.player] = p.payload.cards; });
     SK.$("#hands").innerHTML = players().map((p) => `<div class="row"><label style="display:flex">${SK.esc(p)}'s cards left in hand
       <input data-hand="${SK.esc(p)}" value="${SK.esc((hands[p] || proposed[p] || []).join(" "))}" placeholder="e.g. 5he Kcl (empty if none)"></label>
-      <label class="btn" title="photograph ${SK.esc(p)}'s cards">\u{1F4F7} Photo<input type="file" accept="image/*" capture="environment" data-hand-photo="${SK.esc(p)}" hidden></label></div>
+      <label class="btn photo-hand" title="photograph ${SK.esc(p)}'s cards">${SK.CAMERA_SVG}Photo<input type="file" accept="image/*" capture="environment" data-hand-photo="${SK.esc(p)}" hidden></label></div>
       <div data-hand-note="${SK.esc(p)}">${handNotes[p] || ""}</div>`).join("");
   }
   async function photographHand(input) {  // the photo's cards fill the player's field, still editable
@@ -107,7 +151,7 @@
     const rows = Object.entries(tally.players).map(([p, x]) => `<tr><td>${SK.esc(p)}${team[p] ? ` <span class="muted">(${SK.esc(team[p])})</span>` : ""}</td>
       <td class="num">${x.melded_points}</td><td class="num">${x.exempt ? `<s>${x.hand_points}</s>` : x.hand_points}</td>
       <td class="num ${x.net < 0 ? "neg" : "pos"}"><b>${x.net}</b></td><td>${x.exempt ? "team exemption: a team-mate went out, no negatives" : ""}</td></tr>`).join("");
-    const teams = Object.entries(tally.teams || {}).map(([n, v]) => `<span class="chip">${SK.esc(n)}: <b>${v}</b></span>`).join("");
+    const teams = Object.entries(tally.teams || {}).map(([n, v]) => `<span class="chip" data-team-net="${SK.esc(n)}">${SK.esc(n)}: <b class="${SK.tone(v.net)}">${v.net > 0 ? "+" : ""}${v.net}</b></span>`).join("");
     SK.$("#tally").innerHTML = `<table class="grid" id="tally-table"><tr><th>Player</th><th class="num">Melded</th><th class="num">In hand</th><th class="num">Net</th><th></th></tr>${rows}</table>${teams ? `<p>Teams: ${teams}</p>` : ""}<p class="muted">Check the tally, then Commit hand.</p>`;
     tallyShown = true;
     return true;
@@ -115,13 +159,20 @@
   async function submit(ev) {
     ev.preventDefault();
     if (action === "end-hand" && !tallyShown) { await preview(); return; }
-    if (action === "undo" && !confirm("Undo the last action?")) return;
+    if (action === "undo") {
+      const q = await SK.undoQuestion(t.id);
+      if (q === null) { SK.$("#refusal").innerHTML = `<div class="refusal" data-refusal>There is nothing to undo.</div>`; return; }
+      if (!confirm(q)) return;
+    }
     const r = await SK.api("POST", `/api/tables/${t.id}/events`, {base_seq: t.seq, event: event()});
     if (r.status === 201) {
       t.adopt(r.data.seq, r.data.state); SK.toast("Stored: " + TITLES[action]);
       SK.$("#refusal").innerHTML = ""; SK.$("#tally").innerHTML = ""; picker.clear(); tallyShown = false; playerTouched = false;
       if (action === "new-hand" || action === "end-hand") { [hands, handNotes].forEach((o) => Object.keys(o).forEach((k) => delete o[k])); choose(action === "new-hand" ? "meld" : "new-hand"); }
       if (action === "correction") { $f("points").value = ""; $f("reason").value = ""; }
+      if (action === "next-turn") choose("meld");  // the new player's turn starts with a meld, mostly
+      if (action === "undo") nameUndo();
+      drafts.clear();
     } else if (r.status === 409) {
       t.adopt(r.data.seq, r.data.state);
       SK.$("#refusal").innerHTML = `<div class="refusal">The table changed meanwhile (now update ${r.data.seq}); check and enter again. Nothing was stored.</div>`;
@@ -177,7 +228,7 @@
   SK.$("#actions").addEventListener("click", (ev) => { const b = ev.target.closest("button[data-action]"); if (b) choose(b.dataset.action); });
   SK.$("#melds").addEventListener("click", (ev) => {
     const m = ev.target.closest("[data-meld]"); if (!m) return;
-    selectedMeld = +m.dataset.meld; $f("meld").value = String(selectedMeld); render("melds");
+    selectedMeld = +m.dataset.meld; $f("meld").value = String(selectedMeld); tossJoker(); render("melds");
   });
   SK.$("#proposals").addEventListener("click", (ev) => {
     const b = ev.target.closest("button"); if (!b) return;
@@ -188,8 +239,14 @@
   SK.$("#rotate").addEventListener("click", () => SK.rotateJoin(t.id));
   SK.$("#preview").addEventListener("click", preview);
   SK.$("#hands").addEventListener("change", (ev) => { if (ev.target.dataset.handPhoto) photographHand(ev.target); });
-  $f("player").addEventListener("change", () => { playerTouched = true; });
+  $f("player").addEventListener("change", () => { playerTouched = true; saveDraft(); });
+  $f("went_out").addEventListener("change", () => { wentOutTouched = true; saveDraft(); });
+  $f("joker").addEventListener("change", () => { jokerTouched = true; });
+  $f("meld").addEventListener("change", tossJoker);
+  SK.$("#hands").addEventListener("input", saveDraft);
   form.addEventListener("submit", submit);
+  const draft = drafts.load();
   choose(t.state.phase === "playing" ? "meld" : "new-hand");
   render();
+  restoreDraft(draft);
 })();

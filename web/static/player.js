@@ -18,13 +18,37 @@
     SK.$("#melds").innerHTML = (s.melds || []).map((m) => `<div class="meld"><span class="who">#${m.id} ${SK.esc(m.owner)}</span>${m.cards.map((c) => SK.cardHTML(c, c === m.top ? "top" : "")).join("")}</div>`).join("") || `<span class="muted">no melds yet</span>`;
     const sel = SK.$("#p-meld"), cur = sel.value;
     SK.options(sel, (s.melds || []).map((m) => [String(m.id), `#${m.id} ${m.owner} (top ${m.top})`]), cur);
-    SK.confirmBox(t, (last) => {
-      const deltas = Object.entries(last.deltas || {}).map(([o, d]) => `<span class="chip">${SK.esc(o)} <b class="${d < 0 ? "neg" : "pos"}">${d > 0 ? "+" : ""}${d}</b></span>`).join("");
-      return `<h2>Hand ${last.hand_no} tally</h2><p>${deltas}</p>`;
-    }, "My hand tally is right");
+    tossJoker();
+    SK.confirmBox(t, tallyHTML, "My hand tally is right");
+    sentResult();
     const mine = (t.meta.proposals || []).filter((p) => p.player === me);
     SK.$("#my-proposals").innerHTML = mine.length ? `<p class="muted">Waiting for the keeper: ${mine.map((p) => p.kind === "hand" ? "your hand" : SK.describe(p.payload)).join("; ")}</p>` : "";
     SK.$("#propose-box").hidden = !me;
+  }
+  /* the end-of-hand tally, checkable card by card: melded points, cards in hand, the team
+     exemption and the net, mine first; then the hand's whole change (plays and tally) */
+  function tallyHTML(last, me) {
+    const tally = last.tally || {players: {}}, sign = (n) => `${n > 0 ? "+" : ""}${n}`;
+    const line = (p, x) => `<tr data-tally="${SK.esc(p)}"${p === me ? ` class="me"` : ""}><td>${SK.esc(p)}</td><td class="num" data-melded>${x.melded_points}</td>
+      <td class="num" data-in-hand>${!x.hand_points ? "0" : x.exempt ? `<s>\u2212${x.hand_points}</s>` : `\u2212${x.hand_points}`}</td><td class="num ${SK.tone(x.net)}" data-net><b>${sign(x.net)}</b></td></tr>`;
+    const mine = tally.players[me], rows = Object.entries(tally.players);
+    const ended = t.recent.slice().reverse().find((x) => x.event.type === "end-hand");
+    const myCards = ended && ended.event.hands ? ended.event.hands[me] : null;
+    const head = mine ? `<p class="tally-mine" data-my-tally>Melded <b>${mine.melded_points}</b>, in hand <b>\u2212${mine.hand_points}</b>${myCards && myCards.length ? ` <span data-my-cards>(${SK.cardsHTML(myCards)})</span>` : ""}${mine.exempt ? " <b>not counted</b> (a team-mate went out: team exemption)" : ""}, net <b class="${SK.tone(mine.net)}">${sign(mine.net)}</b>.</p>` : "";
+    const teams = Object.entries(tally.teams || {}).map(([n, v]) => `<span class="chip" data-team-net="${SK.esc(n)}">${SK.esc(n)} tally <b class="${SK.tone(v.net)}">${sign(v.net)}</b></span>`).join("");
+    const whole = Object.entries(last.deltas || {}).map(([o, d]) => `${SK.esc(o)} ${sign(d)}`).join(", ");
+    return `<h2>Hand ${last.hand_no} tally</h2>${last.went_out ? `<p class="muted">${SK.esc(last.went_out)} went out.</p>` : `<p class="muted">Nobody went out.</p>`}${head}
+      <table class="grid tally-all"><tr><th>Player</th><th class="num">Melded</th><th class="num">In hand</th><th class="num">Net</th></tr>${rows.map(([p, x]) => line(p, x)).join("")}</table>
+      ${teams ? `<p>${teams}</p>` : ""}<p class="muted">Whole hand with the plays scored during it: ${whole}.</p>`;
+  }
+  /* my last proposal's fate: waiting, then accepted (stored) or rejected by the keeper */
+  let sent = null;
+  function sentResult() {
+    if (!sent || (t.meta.proposals || []).some((p) => p.id === sent.id)) return;
+    const stored = t.recent.find((x) => x.seq > sent.seq && x.by === me);
+    SK.$("#p-result").innerHTML = stored ? `<div class="okbox" data-proposal-done>The keeper accepted it: stored as #${stored.seq}.</div>`
+      : `<div class="refusal" data-proposal-done>The keeper did not accept it: ask at the table.</div>`;
+    sent = null;
   }
   function showFields() {
     const v = type.value;
@@ -32,6 +56,15 @@
     SK.$("#p-joker-l").style.display = v === "toss" ? "" : "none";
   }
   type.addEventListener("change", showFields); showFields();
+  /* the tossing joker follows the chosen meld's top card colour until the player picks one */
+  const JOKER_OF_SUIT = {cl: "jk-black", sp: "jk-black", he: "jk-red", di: "jk-red", cr: "jk-gold", or: "jk-gold", ca: "jk-blue", sh: "jk-blue"};
+  let jokerTouched = false;
+  function tossJoker() {
+    const m = (t.state.melds || []).find((x) => String(x.id) === SK.$("#p-meld").value);
+    if (!jokerTouched && m && m.top) SK.$("#p-joker").value = JOKER_OF_SUIT[m.top.slice(-2)] || "boss";
+  }
+  SK.$("#p-meld").addEventListener("change", tossJoker);
+  SK.$("#p-joker").addEventListener("change", () => { jokerTouched = true; });
   SK.$("#p-send").addEventListener("click", async () => {
     const v = type.value, cards = picker.cards.slice(), meld = +SK.$("#p-meld").value;
     let body;
@@ -49,7 +82,8 @@
     if (r.ok) {
       picker.clear();
       if (r.data.state) t.adopt(r.data.seq, r.data.state);
-      SK.$("#p-result").innerHTML = `<div class="okbox">${r.data.status === "accepted" ? "Accepted and scored." : "Sent: the keeper will accept it."}</div>`;
+      SK.$("#p-result").innerHTML = `<div class="okbox">${r.data.status === "accepted" ? "Accepted and scored." : body.kind === "hand" ? "Sent: the keeper uses it at End hand." : "Sent: waiting for the keeper."}</div>`;
+      if (r.data.status === "pending" && body.kind !== "hand") sent = {id: r.data.id, seq: t.seq};
     } else SK.$("#p-result").innerHTML = `<div class="refusal">Refused: ${SK.esc(r.data.error)}</div>`;
   });
   SK.onConfirm(t);

@@ -56,7 +56,7 @@ SK.cardInfo = (code) => {
   if (code === "null") return {label: "Null", cls: "null"};
   if (code.startsWith("jk")) { const c = code.split("-")[1] || ""; return {label: "\u2605" + (c ? c[0].toUpperCase() + c.slice(1) : "Joker"), cls: "joker " + c}; }
   const suit = code.slice(-2), rank = code.slice(0, -2), s = SK.SUIT[suit];
-  return s ? {label: rank + s.sym, cls: s.colour} : {label: code, cls: ""};
+  return s ? {label: rank + s.sym, cls: s.colour} : {label: code, cls: "unknown"};
 };
 SK.cardHTML = (code, extra) => { const i = SK.cardInfo(code); return `<span class="card ${i.cls} ${extra || ""}" title="${SK.esc(code)}">${SK.esc(i.label)}</span>`; };
 SK.cardsHTML = (codes) => (codes || []).map((c) => SK.cardHTML(c)).join("");
@@ -115,7 +115,7 @@ SK.describe = (e) => {
     case "new-hand": return `New hand dealt by ${SK.esc(e.dealer)}`;
     case "meld": return `${who} melded ${cards(e.cards)}`;
     case "lay-off": return `${who} laid off ${cards(e.cards)} on meld #${e.meld}`;
-    case "toss": return `${who} TOSSED meld #${e.meld} with ${SK.cardHTML(e.joker)} and melded ${cards(e.cards)}`;
+    case "toss": return `${who} TOSSED ${e.captured ? `${SK.cardHTML(e.captured)} from ` : ""}meld #${e.meld} with ${SK.cardHTML(e.joker)} and melded ${cards(e.cards)}`;
     case "double-cross": return `${who} DOUBLE-CROSSED with ${cards(e.jokers)}`;
     case "steal": return `${who} stole ${SK.cardHTML(e.card)} onto meld #${e.meld}`;
     case "next-turn": return e.player ? `Turn set to ${who}` : "Next turn";
@@ -194,6 +194,7 @@ SK.Picker = class {
     SK.$("[data-typed]", el).addEventListener("change", (ev) => {
       ev.target.value.split(/[\s,]+/).filter(Boolean).forEach((c) => this.add(c)); ev.target.value = "";
     });
+    SK.typedEnter(SK.$("[data-typed]", el), (c) => this.add(c));
   }
   click(ev) {
     const b = ev.target.closest("button"); if (!b || !this.el.contains(b)) return;
@@ -209,7 +210,7 @@ SK.Picker = class {
     this.render();
   }
   add(code) {
-    const c = code.trim(); if (!c) return;
+    const c = SK.normCode(code); if (!c) return;
     if (this.opts.max && this.cards.length >= this.opts.max) this.cards.shift();
     this.cards.push(c); this.render();
   }
@@ -229,3 +230,43 @@ SK.Picker = class {
 SK.options = (sel, items, current) => {
   sel.innerHTML = items.map(([v, l]) => `<option value="${SK.esc(v)}"${v === current ? " selected" : ""}>${SK.esc(l)}</option>`).join("");
 };
+
+/* typed suit symbols read as the suit codes (7♣ -> 7cl), as the server's card reader does */
+SK.SUIT_SYMBOLS = {"\u2663": "cl", "\u2660": "sp", "\u2665": "he", "\u2666": "di", "\u2667": "cl", "\u2664": "sp", "\u2661": "he", "\u2662": "di"};
+SK.normCode = (code) => String(code).trim().replace(/\ufe0f/g, "").replace(/[\u2660-\u2667]/g, (s) => SK.SUIT_SYMBOLS[s] || s);
+/* Enter in a picker's "type codes" box adds the typed cards and never submits the form */
+SK.typedEnter = (input, add) => input.addEventListener("keydown", (ev) => {
+  if (ev.key !== "Enter") return;
+  ev.preventDefault();
+  input.value.split(/[\s,]+/).filter(Boolean).forEach(add); input.value = "";
+});
+/* the camera icon of the photo buttons (an image, not an emoji: many tablets have no emoji font) */
+SK.CAMERA_SVG = `<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path fill="currentColor" d="M9 3 7.2 5H4a2 2 0 0 0-2 2v11a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2V7a2 2 0 0 0-2-2h-3.2L15 3H9zm3 5a5 5 0 1 1 0 10 5 5 0 0 1 0-10zm0 2a3 3 0 1 0 0 6 3 3 0 0 0 0-6z"/></svg>`;
+/* an event in words, without markup (for confirm dialogs) */
+SK.describeText = (e) => { const d = document.createElement("div"); d.innerHTML = SK.describe(e); return d.textContent.replace(/\s+/g, " ").trim(); };
+/* the log's events still in effect, oldest first: each undo takes back the latest one */
+SK.inEffect = (events) => {
+  const stack = [];
+  events.forEach((x) => { if (x.event.type === "undo") stack.pop(); else stack.push(x); });
+  return stack;
+};
+/* "Undo #12: Bob melded 7♣ 7♠ 7♥?" for the keeper's confirm dialog (null: nothing to undo) */
+SK.undoQuestion = async (tableId) => {
+  const r = await SK.api("GET", `/api/tables/${tableId}/events`);
+  if (!r.ok) return "Undo the last action?";
+  const stack = SK.inEffect(r.data.events), last = stack.pop();
+  if (!last) return null;
+  const hands = stack.filter((x) => x.event.type === "hand").length;  // a rules-pack hand: its number
+  const what = last.event.type === "hand" && !(last.event.entry || {}).hand_no ? `hand ${hands + 1} as entered` : SK.describeText(last.event);
+  return `Undo #${last.seq}: ${what}?`;
+};
+/* a form's draft kept on this device until it is stored (a reload or Back keeps it) */
+SK.Draft = class {
+  constructor(tableId, name) { this.key = `sk-draft:${tableId}:${name}`; }
+  load() { try { return JSON.parse(localStorage.getItem(this.key) || "null"); } catch (e) { return null; } }
+  save(value) { try { localStorage.setItem(this.key, JSON.stringify(value)); } catch (e) { /* private mode: no draft */ } }
+  clear() { try { localStorage.removeItem(this.key); } catch (e) { /* nothing kept */ } }
+};
+/* a score change's colour: good news green, bad news red, nothing plain (lower-is-better games
+   count a rise as bad news) */
+SK.tone = (delta, lowerWins) => (!delta ? "zero" : (delta < 0) === !!lowerWins ? "pos" : "neg");
