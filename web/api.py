@@ -307,7 +307,8 @@ def post_event(table_id: str) -> tuple[Response, int]:
     data = body()
     base_seq = int_field(data, "base_seq")
     # a stale base_seq is the app's 409 with the current state (web.register_errors)
-    seq, _, state_text = get_store().append_encoded(table, base_seq, data.get("event"), role.name)
+    seq, _, state_text = get_store().append_encoded(table, base_seq, data.get("event"), role.name,
+                                                     data.get("action_id"))
     if data["event"].get("type") == "end-hand":
         for proposal in get_store().meta(table)["proposals"]:
             if proposal["kind"] == "hand":
@@ -355,12 +356,16 @@ def propose(table_id: str) -> tuple[Response, int]:
     store = get_store()
     if not isinstance(table.setup, engine.TableSetup):
         raise BadRequestError("at this table the keeper enters each hand: tell the keeper")
+    action_id = data.get("action_id")
+    repeated = store.repeated_proposal(table, action_id)
+    if repeated is not None:  # a double tap: the first answer again, nothing new stored
+        return jsonify({"id": repeated["id"], "status": repeated["status"], "repeat": True}), 200
     kind = data.get("kind", "event")
     if kind == "hand":
         codes = card_codes(data.get("cards", []), "your hand")
         check_cards(parse_cards(codes), table.setup.options.decks)
         payload: dict[str, Any] = {"hand_no": table.state_json().get("hand_no"), "cards": codes}
-        pid = store.propose(table, role.player, "hand", payload)
+        pid = store.propose(table, role.player, "hand", payload, action_id)
         return jsonify({"id": pid, "status": "pending"}), 201
     if kind != "event":
         raise BadRequestError('"kind" is "event" (a play) or "hand" (the cards left in your hand)')
@@ -369,7 +374,7 @@ def propose(table_id: str) -> tuple[Response, int]:
         raise BadRequestError(f"a player may propose one of: {', '.join(PROPOSABLE)}")
     event = {**event, "player": role.player}
     store.dry_run(table, event)  # refuse now, with the reason, rather than later
-    pid = store.propose(table, role.player, "event", event)
+    pid = store.propose(table, role.player, "event", event, action_id)
     if table.auto_accept:
         try:
             seq, new_state = store.append(table, table.seq, event, role.player)
@@ -387,6 +392,8 @@ def resolve_proposal(table_id: str, proposal_id: int, action: str) -> tuple[Resp
     require(table, "keeper")
     store = get_store()
     proposal = store.proposal(table, proposal_id)
+    data = body() if action == "accept" else {}
+    store.check_repeat(table, data.get("action_id"))  # a second tap on Accept: answered again
     if proposal["status"] != "pending":
         raise BadRequestError(f"proposal {proposal_id} is already {proposal['status']}")
     if action == "reject":
@@ -396,8 +403,9 @@ def resolve_proposal(table_id: str, proposal_id: int, action: str) -> tuple[Resp
         raise BadRequestError(
             "a play proposal can be accepted or rejected; a hand proposal is used by End hand"
         )
-    base_seq = int_field(body(), "base_seq")
-    seq, new_state = store.append(table, base_seq, proposal["payload"], proposal["player"])
+    base_seq = int_field(data, "base_seq")
+    seq, new_state = store.append(table, base_seq, proposal["payload"], proposal["player"],
+                                  data.get("action_id"))
     store.resolve_proposal(table, proposal_id, "accepted", seq)
     return jsonify({"seq": seq, "state": new_state}), 201
 

@@ -71,15 +71,45 @@ class RefusedError(StoreError):
 
 
 class StaleWriteError(Exception):
-    """The write was based on an older sequence number than the table's."""
+    """The write was based on an older sequence number than the table's. ``missed`` lists
+    the events stored since ``base_seq`` (what another device just did)."""
 
-    def __init__(self, seq: int, state: dict[str, Any], base_seq: int) -> None:
+    def __init__(self, seq: int, state: dict[str, Any], base_seq: int,
+                 missed: list[dict[str, Any]] | None = None) -> None:
         super().__init__(
-            f"this action was based on update {base_seq} but the table is at update {seq}: "
-            "look at the new state and try again"
+            f"nothing was stored: this action was based on update {base_seq} but the table is "
+            f"at update {seq} (another device wrote meanwhile): see what it did before "
+            "entering anything"
         )
         self.seq = seq
         self.state = state
+        self.missed = missed or []
+
+
+class RepeatedActionError(Exception):
+    """A write whose action id is already stored: the first answer is given again and
+    nothing new is stored (a double tap, or a page that retried)."""
+
+    def __init__(self, action_id: str, seq: int, event: dict[str, Any], table_seq: int,
+                 state: dict[str, Any]) -> None:
+        super().__init__(f"action {action_id} was already stored as update {seq}")
+        self.action_id, self.seq, self.event = action_id, seq, event
+        self.table_seq, self.state = table_seq, state
+
+
+#: A page's action id: 8 to 64 letters, digits, ``-`` or ``_`` (a random id per tap).
+ACTION_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+def check_action_id(action_id: Any) -> str | None:
+    """The write's action id, None when absent, or a clear :class:`StoreError`."""
+    if action_id is None:
+        return None
+    if (not isinstance(action_id, str) or not 8 <= len(action_id) <= 64
+            or not set(action_id) <= ACTION_ID_CHARS):
+        raise StoreError('"action_id" must be 8 to 64 letters, digits, "-" or "_" (a random id '
+                         "the page makes once per action, sent again on a retry)")
+    return action_id
 
 
 @dataclass(frozen=True)
@@ -370,28 +400,32 @@ class Store:
             raise refusal(exc) from exc
 
     def append(
-        self, table: Table, base_seq: int, event: Any, by: str
+        self, table: Table, base_seq: int, event: Any, by: str, action_id: str | None = None
     ) -> tuple[int, dict[str, Any]]:
         """Check the event with the rules core and append it to the log.
 
         Returns ``(seq, state)`` once the row is committed. Raises :class:`StaleWriteError`
         when ``base_seq`` is not the table's current sequence number and :class:`RefusedError`
-        when the rules refuse it; either way nothing is stored.
+        when the rules refuse it; either way nothing is stored. An ``action_id`` already in the
+        log raises :class:`RepeatedActionError` (checked first: a retry is never stale).
         """
-        seq, state_json, _ = self.append_encoded(table, base_seq, event, by)
+        seq, state_json, _ = self.append_encoded(table, base_seq, event, by, action_id)
         return seq, state_json
 
     def append_encoded(
-        self, table: Table, base_seq: int, event: Any, by: str
+        self, table: Table, base_seq: int, event: Any, by: str, action_id: str | None = None
     ) -> tuple[int, dict[str, Any], str]:
         """:meth:`append`, also returning the new state already encoded as JSON text."""
         event = self._checked_event(event)
         event["by"] = by
+        action_id = check_action_id(action_id)
         # Writes to one table go one at a time (write_lock); the condition that the live
         # streams wait on is held only to publish the result, never during the disk write.
         with table.write_lock:
+            if action_id is not None:
+                self.check_repeat(table, action_id)
             if base_seq != table.seq:
-                raise StaleWriteError(table.seq, table.state_json(), base_seq)
+                raise self._stale(table, base_seq)
             try:
                 state = tables.apply(table.state, event)
             except ValueError as exc:
@@ -413,11 +447,11 @@ class Store:
                         with table.cond:
                             self._refold(table)
                             table.cond.notify_all()
-                        raise StaleWriteError(table.seq, table.state_json(), base_seq)
+                        raise self._stale(table, base_seq)
                     self._conn.execute(
-                        "INSERT INTO events (table_id, seq, event_json, by, at)"
-                        " VALUES (?, ?, ?, ?, ?)",
-                        (table.id, seq, event_text, by, time.time()),
+                        "INSERT INTO events (table_id, seq, event_json, by, at, action_id)"
+                        " VALUES (?, ?, ?, ?, ?, ?)",
+                        (table.id, seq, event_text, by, time.time(), action_id),
                     )
                     self._conn.execute("COMMIT")
                 except sqlite3.Error:
@@ -430,6 +464,23 @@ class Store:
                     table.messages.popitem(last=False)
                 table.cond.notify_all()
             return seq, state_json, state_text
+
+    def check_repeat(self, table: Table, action_id: Any) -> None:
+        """Raise :class:`RepeatedActionError` when ``action_id`` is already in the log."""
+        if check_action_id(action_id) is None:
+            return
+        rows = self._query(
+            "SELECT seq, event_json FROM events WHERE table_id = ? AND action_id = ?",
+            (table.id, action_id),
+        )
+        if rows:
+            raise RepeatedActionError(action_id, rows[0]["seq"], json.loads(rows[0]["event_json"]),
+                                      table.seq, table.state_json())
+
+    def _stale(self, table: Table, base_seq: int) -> StaleWriteError:
+        """The refusal of a write based on ``base_seq``, with the events it missed."""
+        missed = self.events(table, base_seq)[-20:] if 0 <= base_seq < table.seq else []
+        return StaleWriteError(table.seq, table.state_json(), base_seq, missed)
 
     def events(self, table: Table, since: int = 0) -> list[dict[str, Any]]:
         """The log with who entered each event and when."""
@@ -497,8 +548,18 @@ class Store:
             table.meta_version += 1
             table.cond.notify_all()
 
-    def propose(self, table: Table, player: str, kind: str, payload: Any) -> int:
+    def repeated_proposal(self, table: Table, action_id: str | None) -> dict[str, Any] | None:
+        """The proposal already stored under this action id (a double tap), or None."""
+        if check_action_id(action_id) is None:
+            return None
+        rows = self._query("SELECT * FROM proposals WHERE table_id = ? AND action_id = ?",
+                           (table.id, action_id))
+        return self._proposal_json(rows[0]) if rows else None
+
+    def propose(self, table: Table, player: str, kind: str, payload: Any,
+                action_id: str | None = None) -> int:
         """Store a player's proposal (an event, or the cards left in hand) for the keeper."""
+        action_id = check_action_id(action_id)
         with table.cond:
             cur = None
             with self._db_lock:
@@ -511,9 +572,9 @@ class Store:
                             (table.id, player),
                         )
                     cur = self._conn.execute(
-                        "INSERT INTO proposals (table_id, player, kind, payload_json, created_at)"
-                        " VALUES (?, ?, ?, ?, ?)",
-                        (table.id, player, kind, json.dumps(payload), time.time()),
+                        "INSERT INTO proposals (table_id, player, kind, payload_json, created_at,"
+                        " action_id) VALUES (?, ?, ?, ?, ?, ?)",
+                        (table.id, player, kind, json.dumps(payload), time.time(), action_id),
                     )
                     self._conn.execute("COMMIT")
                 except BaseException:

@@ -102,6 +102,9 @@
   /* --- the keeper's tablet: the hand form ---------------------------------------------------- */
   const t = new SK.Table(SK.boot, render);
   const form = SK.$("#hand-form"), corr = SK.$("#correction-form");
+  // the action being entered: its id (a repeat is stored once) and the update it started on
+  const entering = {id: SK.newId(), seq: t.seq};
+  const fresh = () => { entering.id = SK.newId(); entering.seq = t.seq; };
   const players = () => t.state.players.map((p) => p.name);
   const decks = (t.setup && t.setup.decks) || 1;
   let action = "hand", target = null, order = [], previewTimer = null;
@@ -277,8 +280,13 @@
     if (action === "hand") ev = {type: "hand", entry: entry()};
     else if (action === "correction") ev = {type: "correction", target: corr.elements.target.value, points: parseInt(corr.elements.points.value, 10), reason: corr.elements.reason.value};
     else { if (!confirm("Undo the last action?")) return; ev = {type: "undo"}; }
-    const r = await SK.api("POST", `/api/tables/${t.id}/events`, {base_seq: t.seq, event: ev});
-    if (r.status === 201) {
+    const r = await SK.busy(SK.$("#submit"), () => SK.api("POST", `/api/tables/${t.id}/events`, {base_seq: entering.seq, event: ev, action_id: entering.id}));
+    if (!r) return;
+    if (r.status === 200 && r.data.repeat) {
+      t.adopt(r.data.table_seq, r.data.state); entering.seq = t.seq;
+      SK.$("#refusal").innerHTML = SK.repeatHTML(r.data);
+    } else if (r.status === 201) {
+      const id = entering.id;
       t.adopt(r.data.seq, r.data.state);
       SK.toast(action === "hand" ? `Hand ${r.data.state.hand_no} stored` : action === "undo" ? "Undone" : "Correction stored");
       SK.$("#refusal").innerHTML = "";
@@ -287,13 +295,14 @@
       // the form is rebuilt by render() when the hand number changes (from this reply or the
       // live stream, whichever comes first), never after the keeper started the next hand
       choose("hand");
+      entering.id = id; entering.seq = t.seq;  // a second tap is answered, not stored again
     } else if (r.status === 409) {
-      t.adopt(r.data.seq, r.data.state);
-      SK.$("#refusal").innerHTML = `<div class="refusal">The table changed meanwhile (now update ${r.data.seq}); check and enter again. Nothing was stored.</div>`;
+      t.adopt(r.data.seq, r.data.state); entering.seq = t.seq;
+      SK.$("#refusal").innerHTML = SK.staleHTML(r.data);
     } else SK.$("#refusal").innerHTML = `<div class="refusal" data-refusal>Refused: ${SK.esc(r.data.error)} <span class="muted">Nothing was stored.</span></div>`;
   }
   function choose(a) {
-    action = a;
+    action = a; fresh();
     SK.$$("#actions button").forEach((b) => b.classList.toggle("on", b.dataset.action === a));
     form.hidden = a !== "hand"; corr.hidden = a !== "correction";
     SK.$("#preview").hidden = a !== "hand";
@@ -344,6 +353,8 @@
     cardCounts(); schedulePreview();
   });
   form.addEventListener("submit", (ev) => ev.preventDefault());
+  [form, corr].forEach((f) => { f.addEventListener("input", fresh); f.addEventListener("change", fresh); });
+  form.addEventListener("click", (ev) => { if (ev.target.closest("button")) fresh(); });
   SK.$("#actions").addEventListener("click", (ev) => { const b = ev.target.closest("button[data-action]"); if (b) choose(b.dataset.action); });
   SK.$("#preview").addEventListener("click", () => preview(false));
   SK.$("#submit").addEventListener("click", commit);

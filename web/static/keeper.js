@@ -12,10 +12,15 @@
     "correction": "Correction", "undo": "Undo the last action"};
   const form = SK.$("#action-form"), $f = (n) => form.elements[n];
   let action = "meld", selectedMeld = null, tallyShown = false, playerTouched = false;
-  const picker = new SK.Picker(SK.$("#picker"), {onChange: (cards) => fillTop(cards)});
+  const picker = new SK.Picker(SK.$("#picker"), {onChange: (cards) => { fresh(); fillTop(cards); }});
   const hands = {}, handNotes = {};  // per player: the cards left in hand, the last photo's notes
 
   const t = new SK.Table(SK.boot, render);
+  // the action being entered: its id (a repeat of it is stored once) and the update it was
+  // started on (a write from another device since then is shown, not overwritten)
+  const entry = {id: SK.newId(), seq: t.seq};
+  const PAGE_ID = SK.newId();  // with a proposal's id: a second tap on its Accept is a repeat
+  function fresh() { entry.id = SK.newId(); entry.seq = t.seq; }
 
   function players() { return t.state.players.map((p) => p.name); }
   function fillTop(cards) {
@@ -23,7 +28,7 @@
     SK.options($f("top"), [["", "(automatic)"], ...cards.map((c) => [c, SK.cardInfo(c).label])], cur);
   }
   function choose(a) {
-    action = a; tallyShown = false;
+    action = a; tallyShown = false; fresh();
     SK.$$("#actions button").forEach((b) => b.classList.toggle("on", b.dataset.action === a));
     SK.$("#action-title").textContent = TITLES[a];
     const f = FIELDS[a];
@@ -116,22 +121,29 @@
     ev.preventDefault();
     if (action === "end-hand" && !tallyShown) { await preview(); return; }
     if (action === "undo" && !confirm("Undo the last action?")) return;
-    const r = await SK.api("POST", `/api/tables/${t.id}/events`, {base_seq: t.seq, event: event()});
-    if (r.status === 201) {
+    const r = await SK.busy(SK.$("#submit"), () => SK.api("POST", `/api/tables/${t.id}/events`, {base_seq: entry.seq, event: event(), action_id: entry.id}));
+    if (!r) return;
+    if (r.status === 200 && r.data.repeat) {
+      t.adopt(r.data.table_seq, r.data.state); entry.seq = t.seq;
+      SK.$("#refusal").innerHTML = SK.repeatHTML(r.data);
+    } else if (r.status === 201) {
+      const id = entry.id;
       t.adopt(r.data.seq, r.data.state); SK.toast("Stored: " + TITLES[action]);
       SK.$("#refusal").innerHTML = ""; SK.$("#tally").innerHTML = ""; picker.clear(); tallyShown = false; playerTouched = false;
       if (action === "new-hand" || action === "end-hand") { [hands, handNotes].forEach((o) => Object.keys(o).forEach((k) => delete o[k])); choose(action === "new-hand" ? "meld" : "new-hand"); }
       if (action === "correction") { $f("points").value = ""; $f("reason").value = ""; }
+      // a second tap on Enter repeats this id (answered, not stored again) until the form changes
+      entry.id = id; entry.seq = t.seq;
     } else if (r.status === 409) {
-      t.adopt(r.data.seq, r.data.state);
-      SK.$("#refusal").innerHTML = `<div class="refusal">The table changed meanwhile (now update ${r.data.seq}); check and enter again. Nothing was stored.</div>`;
+      t.adopt(r.data.seq, r.data.state); entry.seq = t.seq;
+      SK.$("#refusal").innerHTML = SK.staleHTML(r.data);
     } else {
       SK.$("#refusal").innerHTML = `<div class="refusal" data-refusal>Refused: ${SK.esc(r.data.error)} <span class="muted">Nothing was stored.</span></div>`;
     }
   }
   async function proposalAction(id, what) {
-    const r = await SK.api("POST", `/api/tables/${t.id}/proposals/${id}/${what}`, {base_seq: t.seq});
-    if (r.ok) { if (r.data.state) t.adopt(r.data.seq, r.data.state); SK.toast(what === "accept" ? "Proposal accepted" : "Proposal rejected"); }
+    const r = await SK.api("POST", `/api/tables/${t.id}/proposals/${id}/${what}`, {base_seq: t.seq, action_id: `${PAGE_ID}-p${id}`});
+    if (r.ok) { if (r.data.state) { t.adopt(r.data.table_seq || r.data.seq, r.data.state); entry.seq = t.seq; } SK.toast(what === "accept" ? "Proposal accepted" : "Proposal rejected"); }
     else SK.toast(r.data.error, true);
   }
 
@@ -167,7 +179,7 @@
   SK.$("#actions").addEventListener("click", (ev) => { const b = ev.target.closest("button[data-action]"); if (b) choose(b.dataset.action); });
   SK.$("#melds").addEventListener("click", (ev) => {
     const m = ev.target.closest("[data-meld]"); if (!m) return;
-    selectedMeld = +m.dataset.meld; $f("meld").value = String(selectedMeld); render("melds");
+    selectedMeld = +m.dataset.meld; $f("meld").value = String(selectedMeld); fresh(); render("melds");
   });
   SK.$("#proposals").addEventListener("click", (ev) => {
     const b = ev.target.closest("button"); if (!b) return;
@@ -179,6 +191,8 @@
   SK.$("#preview").addEventListener("click", preview);
   SK.$("#hands").addEventListener("change", (ev) => { if (ev.target.dataset.handPhoto) photographHand(ev.target); });
   $f("player").addEventListener("change", () => { playerTouched = true; });
+  form.addEventListener("input", fresh);
+  form.addEventListener("change", fresh);
   form.addEventListener("submit", submit);
   choose(t.state.phase === "playing" ? "meld" : "new-hand");
   render();

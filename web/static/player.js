@@ -3,8 +3,10 @@
 (() => {
   const t = new SK.Table(SK.boot, render);
   const me = t.role.player;
-  const picker = new SK.Picker(SK.$("#p-picker"), {});
+  let actionId = SK.newId();  // one per proposal: a double tap sends it once
+  const picker = new SK.Picker(SK.$("#p-picker"), {onChange: () => { actionId = SK.newId(); }});
   const type = SK.$("#p-type");
+  SK.$("#propose-box").addEventListener("change", () => { actionId = SK.newId(); });
 
   function myOwner() { return SK.ownerOf(t.state, me) || me; }
   function render() {
@@ -45,7 +47,9 @@
       if (v === "steal") Object.assign(e, {meld, card: cards[0] || ""});
       body = {kind: "event", event: e};
     }
-    const r = await SK.api("POST", `/api/tables/${t.id}/proposals`, body);
+    body.action_id = actionId;
+    const r = await SK.busy(SK.$("#p-send"), () => SK.api("POST", `/api/tables/${t.id}/proposals`, body));
+    if (!r) return;
     if (r.ok) {
       picker.clear();
       if (r.data.state) t.adopt(r.data.seq, r.data.state);

@@ -29,6 +29,24 @@ SK.api = async (method, url, body) => {
   return {ok: res.ok, status: res.status, data};
 };
 
+/* A page's action id: made once per action the user starts, sent with every try of it, so
+   that the server stores a double tap or a retry once and answers the repeat. */
+SK.newId = () => { const a = new Uint8Array(12); crypto.getRandomValues(a); return Array.from(a, (b) => b.toString(16).padStart(2, "0")).join(""); };
+/* one write at a time from a button: disabled while in flight (a double tap sends nothing) */
+SK.busy = async (button, work) => {
+  if (button && button.disabled) return null;
+  if (button) button.disabled = true;
+  try { return await work(); } finally { if (button) button.disabled = false; }
+};
+/* what a write's reply says when it was not new: a repeat (already stored), or stale (another
+   device wrote first: what it did, so the keeper need not enter anything again blindly) */
+SK.repeatHTML = (data) => `<div class="okbox" data-repeat>Already stored as update ${data.seq}: ${SK.describe(data.event)}. Nothing new was stored.</div>`;
+SK.staleHTML = (data) => {
+  const missed = (data.missed || []).map((x) => `<li><span class="seq">#${x.seq}</span>${SK.describe(x.event)}${x.by && x.by !== "keeper" ? ` <span class="muted">(${SK.esc(x.by)})</span>` : ""}</li>`).join("");
+  const turn = data.state && data.state.phase === "playing" && data.state.turn ? ` It is now <b>${SK.esc(data.state.turn)}</b>'s turn.` : "";
+  return `<div class="refusal" data-stale>Not stored: another device entered this meanwhile:<ul class="ticker">${missed}</ul>${turn} Your entry was not stored; it is still in the form if it is still needed.</div>`;
+};
+
 /* POST one file as multipart form data; replies like SK.api */
 SK.upload = async (url, field, file, tooLarge) => {
   const form = new FormData();
