@@ -98,3 +98,28 @@ def test_two_keeper_tablets_both_entering_next_turn_store_it_once(server: Server
     expect(stale).to_contain_text("It is now Ann's turn")
     expect(stale).not_to_contain_text("enter again")
     assert types(tablet, server, table) == ["new-hand", "next-turn"]
+
+
+# -- Tong-Its: a Tongit ---------------------------------------------------------------------
+
+def test_a_tongit_is_recorded_with_the_callers_empty_hand(server: ServerThread,
+                                                          tablet: Any) -> None:
+    table = new_table(tablet, server, game="tong-its")
+    page = keeper_page(tablet, server, table)
+    page.select_option("select[name=win]", "tongit")
+    page.select_option("select[name=caller]", "Ann")
+    page.fill("input[data-cards=hands][data-p=Bob]", "Kcl Qsp")
+    page.fill("input[data-cards=hands][data-p=Cy]", "5he")
+    page.click("#submit")
+    expect(page.locator("#hand-list")).to_contain_text("won by Ann")
+    expect(page.locator("#refusal")).to_be_empty()
+    [stored] = logged(tablet, server, table)
+    assert stored["event"]["entry"]["hands"] == {"Ann": [], "Bob": ["Kcl", "Qsp"], "Cy": ["5he"]}
+    # a draw's caller holds cards: a blank row for the caller is still refused, not scored 0
+    page.select_option("select[name=win]", "draw")
+    page.select_option("select[name=caller]", "Bob")
+    page.fill("input[data-cards=hands][data-p=Ann]", "Kcl Qsp")
+    page.fill("input[data-cards=hands][data-p=Cy]", "5he")
+    page.click("#submit")
+    expect(page.locator("[data-refusal]")).to_contain_text("Bob")
+    assert len(logged(tablet, server, table)) == 1

@@ -210,6 +210,13 @@
       el.textContent = GAME.name === "toss-hearts" ? `${codes.reduce((a, c) => a + heartPoints(c), 0)} pts` : codes.length ? `${codes.length} cards` : "";
     });
   }
+  /* whoever ended the hand with no cards, whatever the game calls that field (the pack marks
+     it empty_hand, maybe only for one kind of ending: Tong-Its' caller of a Tongit) */
+  function emptyHanded() {
+    const value = (name) => (form.elements[name] && form.elements[name].value) || "";
+    return new Set(GAME.hand_form.filter((f) => f.kind === "player" && f.empty_hand
+      && (f.empty_hand === true || value(f.empty_hand.field) === f.empty_hand.value)).map((f) => value(f.name)).filter(Boolean));
+  }
   function cardsOf(input) { return input.value.split(/[\s,]+/).filter(Boolean); }
   function entry() {
     const e = {};
@@ -219,7 +226,7 @@
       if (f.per_player && f.kind === "cards") {
         // a blank row is "no cards" only for whoever went out (or knocked); else it is left out,
         // so the pack says whose cards are missing rather than scoring them 0
-        const out = new Set(["winner", "knocker", "went_out"].map((n) => form.elements[n] && form.elements[n].value).filter(Boolean));
+        const out = emptyHanded();
         const m = {}; SK.$$(`input[data-cards="${f.name}"]`, form).forEach((i) => { const c = cardsOf(i); if (c.length || out.has(i.dataset.p) || GAME.name === "toss-hearts") m[i.dataset.p] = c; });
         if (Object.keys(m).length || f.required) e[f.name] = m; return;
       }
