@@ -112,6 +112,20 @@ def check_action_id(action_id: Any) -> str | None:
     return action_id
 
 
+class SeatRequestNotFoundError(StoreError):
+    status = 404
+
+
+@dataclass(frozen=True)
+class SeatClaim:
+    """A tap on a seat: its token when given, else the pending request for a claimed seat."""
+
+    player: str
+    token: str | None = None
+    request_id: int | None = None
+    secret: str | None = None
+
+
 @dataclass(frozen=True)
 class Role:
     """Who a token belongs to: the keeper, a seated player, or a display."""
@@ -138,6 +152,8 @@ class Table:
     seats: dict[str, str]
     claimed: set[str]
     state: tables.State
+    #: Seat tokens the keeper ended (freed or re-issued seat): token -> player, for the message.
+    revoked: dict[str, str] = field(default_factory=dict)
     seq: int = 0
     cond: threading.Condition = field(default_factory=threading.Condition)
     write_lock: threading.RLock = field(default_factory=threading.RLock)
@@ -331,6 +347,11 @@ class Store:
         for player, seat_token in table.seats.items():
             if secrets.compare_digest(token, seat_token):
                 return Role("player", player)
+        if token in table.revoked:
+            raise TokenError(
+                f"the keeper freed or handed on {table.revoked[token]}'s seat, so this link no "
+                "longer works: scan the table's QR code and ask the keeper for the seat again"
+            )
         raise TokenError("this token does not belong to this table: scan the table's QR code again")
 
     def check_join_token(self, table: Table, join_token: str | None) -> None:
@@ -344,14 +365,12 @@ class Store:
                 "this join link has expired: ask the keeper to make a new one (Rotate join code)"
             )
 
-    def claim_seat(self, table: Table, join_token: str | None, player: str) -> str:
-        """Give the seat's token to whoever holds the join token (a phone that lost its cookie
-        can scan again); returns the seat token."""
+    def claim_seat(self, table: Table, join_token: str | None, player: str) -> SeatClaim:
+        """Give a free seat's token to whoever holds the join token. A seat someone already
+        claimed is not handed out: the claim becomes a request the keeper approves or refuses
+        (its ``secret`` lets this phone, and only it, collect the seat once approved)."""
         self.check_join_token(table, join_token)
-        if player not in table.seats:
-            raise StoreError(
-                f"there is no seat {player!r} at this table: pick one of {', '.join(table.seats)}"
-            )
+        self._check_seat(table, player)
         with table.cond:
             if player not in table.claimed:
                 self._write([(
@@ -359,8 +378,98 @@ class Store:
                     (time.time(), table.id, player),
                 )])
                 table.claimed.add(player)
+                self._meta_changed(table)
+                return SeatClaim(player, token=table.seats[player])
+            secret = new_token()
+            with self._db_lock:
+                cur = self._conn.execute(
+                    "INSERT INTO seat_requests (table_id, player, secret, created_at)"
+                    " VALUES (?, ?, ?, ?)", (table.id, player, secret, time.time()))
             self._meta_changed(table)
-        return table.seats[player]
+            return SeatClaim(player, request_id=int(cur.lastrowid or 0), secret=secret)
+
+    @staticmethod
+    def _check_seat(table: Table, player: str) -> None:
+        if player not in table.seats:
+            raise StoreError(
+                f"there is no seat {player!r} at this table: pick one of {', '.join(table.seats)}"
+            )
+
+    def _seat_request(self, table: Table, request_id: int) -> sqlite3.Row:
+        rows = self._query("SELECT * FROM seat_requests WHERE table_id = ? AND id = ?",
+                           (table.id, request_id))
+        if not rows:
+            raise SeatRequestNotFoundError(
+                f"there is no request {request_id} for a seat at this table: tap your name "
+                "on the join page again")
+        return rows[0]
+
+    def collect_seat(self, table: Table, request_id: int, secret: Any) -> SeatClaim:
+        """What became of a request for a claimed seat, asked by the phone that made it: the
+        seat's token once the keeper approved (``token`` None while it waits)."""
+        row = self._seat_request(table, request_id)
+        if not isinstance(secret, str) or not secrets.compare_digest(secret, row["secret"]):
+            raise TokenError("this request for a seat was made by another phone")
+        status, player = row["status"], row["player"]
+        if status == "pending":
+            return SeatClaim(player, request_id=request_id)
+        if status == "approved" and table.seats.get(player) == row["token"]:
+            return SeatClaim(player, token=row["token"], request_id=request_id)
+        why = {"refused": "the keeper refused it", "approved": "the seat was handed on since",
+               "cancelled": "the keeper freed the seat meanwhile"}.get(status, status)
+        raise TokenError(f"your request for {player}'s seat is over ({why}): tap your name "
+                         "again, or ask the keeper")
+
+    def resolve_seat_request(self, table: Table, request_id: int, approve: bool) -> str:
+        """The keeper approves a request (the seat gets a new token, given to the requesting
+        phone; the seat's old token ends) or refuses it; returns the new status."""
+        with table.cond:
+            row = self._seat_request(table, request_id)
+            if row["status"] != "pending":
+                raise StoreError(f"request {request_id} for {row['player']}'s seat is already "
+                                 f"{row['status']}")
+            if not approve:
+                self._write([("UPDATE seat_requests SET status = 'refused' WHERE id = ?",
+                              (request_id,))])
+                self._meta_changed(table)
+                return "refused"
+            token = new_token()
+            self._reissue(table, row["player"], token, claimed=True, extra=[
+                ("UPDATE seat_requests SET status = 'refused' WHERE table_id = ? AND player = ?"
+                 " AND status = 'pending' AND id != ?", (table.id, row["player"], request_id)),
+                ("UPDATE seat_requests SET status = 'approved', token = ? WHERE id = ?",
+                 (token, request_id)),
+            ])
+            return "approved"
+
+    def free_seat(self, table: Table, player: str) -> None:
+        """The keeper frees a seat: its token ends, and the next phone to tap it takes it."""
+        self._check_seat(table, player)
+        with table.cond:
+            self._reissue(table, player, new_token(), claimed=False, extra=[
+                ("UPDATE seat_requests SET status = 'cancelled' WHERE table_id = ? AND player = ?"
+                 " AND status = 'pending'", (table.id, player)),
+            ])
+
+    def _reissue(self, table: Table, player: str, token: str, *, claimed: bool,
+                 extra: list[tuple[str, tuple[Any, ...]]]) -> None:
+        """Give the seat a new token (the old one ends), in one transaction with ``extra``."""
+        old = table.seats[player]
+        self._write([(
+            "UPDATE seats SET token = ?, claimed_at = ? WHERE table_id = ? AND player = ?",
+            (token, time.time() if claimed else None, table.id, player),
+        ), *extra])
+        table.seats[player] = token
+        table.revoked[old] = player
+        if claimed:
+            table.claimed.add(player)
+        else:
+            table.claimed.discard(player)
+        self._meta_changed(table)
+
+    def seat_token_valid(self, table: Table, role: Role, token: str | None) -> bool:
+        """Whether a player's token is still their seat's (a freed seat's stream ends)."""
+        return role.kind != "player" or table.seats.get(role.player or "") == token
 
     def rotate_join_token(self, table: Table) -> str:
         """A new join token (the old QR code stops working), valid for ``join_ttl`` seconds."""
@@ -631,8 +740,13 @@ class Store:
             "SELECT hand_no, player FROM confirmations WHERE table_id = ? ORDER BY at", (table.id,)
         ):
             confirmed.setdefault(str(row["hand_no"]), []).append(row["player"])
+        requests = self._query(
+            "SELECT id, player, created_at FROM seat_requests WHERE table_id = ? AND"
+            " status = 'pending' ORDER BY id", (table.id,))
         return {
             "seats": [{"player": p, "claimed": p in table.claimed} for p in table.seats],
+            "seat_requests": [{"id": r["id"], "player": r["player"], "at": r["created_at"]}
+                              for r in requests],
             "auto_accept": table.auto_accept,
             "proposals": [self._proposal_json(r) for r in pending],
             "confirmations": confirmed,

@@ -123,3 +123,90 @@ def test_a_tongit_is_recorded_with_the_callers_empty_hand(server: ServerThread,
     page.click("#submit")
     expect(page.locator("[data-refusal]")).to_contain_text("Bob")
     assert len(logged(tablet, server, table)) == 1
+
+
+# -- a TV opens the display --------------------------------------------------------------
+
+@pytest.mark.parametrize("game", ["complex-toss-rummy", "toss-hearts"])
+def test_a_tv_opens_the_display_from_the_keepers_qr_link(server: ServerThread, browser: Any,
+                                                         tablet: Any, game: str) -> None:
+    table = new_table(tablet, server, game=game)
+    page = keeper_page(tablet, server, table)
+    qr = page.locator("#display-qr img")
+    expect(qr).to_be_visible()
+    assert page.evaluate("document.querySelector('#display-qr img').naturalWidth") > 0
+    address = page.locator("#display-url").inner_text().strip()
+    assert address.startswith(server.url) and "token=" in address
+    assert qr.get_attribute("src") and "display-qr.svg" in str(qr.get_attribute("src"))
+    tv = browser.new_context(viewport={"width": 1920, "height": 1080})  # no cookie at all
+    try:
+        screen = tv.new_page()
+        screen.goto(address)
+        screen.wait_for_url(re.compile(r"/display$"))
+        expect(screen.locator("#live")).to_have_class(re.compile("on"))
+        expect(screen.locator(".board, #standings-table").first).to_be_visible()
+        # the display reads, but it cannot enter anything
+        reply = tv.request.post(f"{server.url}/api/tables/{table['table_id']}/events",
+                                data={"base_seq": 0, "event": {"type": "undo"}})
+        assert reply.status == 403
+    finally:
+        tv.close()
+
+
+# -- a claimed seat ---------------------------------------------------------------------------
+
+def phone_taps(browser: Any, join_url: str, seat: str) -> tuple[Any, Any]:
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(join_url)
+    page.click(f"[data-seat='{seat}']")
+    return context, page
+
+
+def test_a_claimed_seat_needs_the_keepers_approval(server: ServerThread, browser: Any,
+                                                   tablet: Any) -> None:
+    table = new_table(tablet, server)
+    keeper = keeper_page(tablet, server, table)
+    join_url = keeper.get_attribute("#join-link", "href")
+    state_url = f"{server.url}/api/tables/{table['table_id']}/state"
+    phones = []
+    try:
+        first, bob = phone_taps(browser, join_url, "Bob")
+        phones.append(first)
+        bob.wait_for_url(re.compile(r"/play$"))
+        expect(keeper.locator("#seats")).to_contain_text("Bob \u2714")
+        # another phone with the same QR code asks for Bob's seat: it waits, seatless
+        second, other = phone_taps(browser, join_url, "Bob")
+        phones.append(second)
+        expect(other.locator("[data-seat-waiting]")).to_contain_text("keeper")
+        assert other.url.endswith(f"/join?t={table['join_token']}")
+        assert second.request.get(state_url).status == 403
+        ask = keeper.locator("[data-seat-request]")
+        expect(ask).to_contain_text("Bob")
+        keeper.click("[data-approve-seat]")
+        other.wait_for_url(re.compile(r"/play$"))
+        assert second.request.get(state_url).status == 200
+        ended = first.request.get(state_url)  # the first phone's token has ended
+        assert ended.status == 403 and "seat" in ended.json()["error"]
+        expect(keeper.locator("[data-seat-request]")).to_have_count(0)
+        # a third phone is refused
+        third, late = phone_taps(browser, join_url, "Bob")
+        phones.append(third)
+        expect(late.locator("[data-seat-waiting]")).to_be_visible()
+        keeper.click("[data-refuse-seat]")
+        expect(late.locator("[data-seat-refused]")).to_contain_text("refused")
+        assert third.request.get(state_url).status == 403
+        # the keeper frees the seat: the second phone's token ends, the next tap takes it
+        keeper.click("[data-free-seat='Bob']")
+        expect(keeper.locator("#seats")).not_to_contain_text("Bob \u2714")
+        assert second.request.get(state_url).status == 403
+        fourth, last = phone_taps(browser, join_url, "Bob")
+        phones.append(fourth)
+        last.wait_for_url(re.compile(r"/play$"))
+        # the seat's own link (its QR code on the keeper's page) opens the seat as is
+        keeper.click("[data-seat-link='Cy']")
+        expect(keeper.locator("#seat-qr img")).to_be_visible()
+    finally:
+        for context in phones:
+            context.close()

@@ -328,7 +328,7 @@
   function render(what) {
     renderCommon(t);
     const meta = t.meta || {};
-    SK.$("#seats").innerHTML = (meta.seats || []).map((x) => `<span class="chip${x.claimed ? " ok" : ""}">${SK.esc(x.player)}${x.claimed ? " \u2714" : ""}</span>`).join("");
+    if (what !== "state") renderSeats(meta);
     if (what === "state" && form.dataset.hand !== String(t.state.hand_no)) { form.dataset.hand = String(t.state.hand_no); buildForm(); }
   }
 
@@ -371,6 +371,12 @@
     renderAid();
   });
   SK.$("#rotate").addEventListener("click", () => SK.rotateJoin(t.id));
+  SK.onSeats(t);
+  function renderSeats(meta) {  // keeps a seat's QR code open while the seats change
+    const qr = SK.$("#seat-qr"), open = qr ? qr.innerHTML : "";
+    SK.$("#seats").innerHTML = SK.seatsHTML(meta, t.id);
+    SK.$("#seat-qr").innerHTML = open;
+  }
   form.dataset.hand = String(t.state.hand_no);
   buildForm(); choose("hand"); renderAid(); render();
 })();

@@ -166,7 +166,7 @@
       const ok = (meta.confirmations || {})[String(h.hand_no)] || [];
       return `<div>Hand ${h.hand_no}: ${players().map((p) => `<span class="chip${ok.includes(p) ? " ok" : ""}">${ok.includes(p) ? "\u2714" : "\u2026"} ${SK.esc(p)}</span>`).join("")}</div>`;
     }).join("") : "no hand tallied yet";
-    SK.$("#seats").innerHTML = (meta.seats || []).map((x) => `<span class="chip${x.claimed ? " ok" : ""}">${SK.esc(x.player)}${x.claimed ? " \u2714" : ""}</span>`).join("");
+    if (what !== "state") renderSeats(meta);
     const bs = meta.board_status || {};
     SK.$("#board-status").textContent = `${bs.status || "none"}: ${bs.detail || ""}`;
     if (what === "state" || what === undefined) fillForm();
@@ -188,6 +188,12 @@
   });
   SK.$("#auto-accept").addEventListener("change", (ev) => SK.api("POST", `/api/tables/${t.id}/settings`, {auto_accept: ev.target.checked}));
   SK.$("#rotate").addEventListener("click", () => SK.rotateJoin(t.id));
+  SK.onSeats(t);
+  function renderSeats(meta) {  // keeps a seat's QR code open while the seats change
+    const qr = SK.$("#seat-qr"), open = qr ? qr.innerHTML : "";
+    SK.$("#seats").innerHTML = SK.seatsHTML(meta, t.id);
+    SK.$("#seat-qr").innerHTML = open;
+  }
   SK.$("#preview").addEventListener("click", preview);
   SK.$("#hands").addEventListener("change", (ev) => { if (ev.target.dataset.handPhoto) photographHand(ev.target); });
   $f("player").addEventListener("change", () => { playerTouched = true; });

@@ -68,6 +68,30 @@ SK.rotateJoin = async (tableId) => {
   if (r.ok) { SK.$("#join-link").href = r.data.join_url; SK.$("#qr img").src = `/api/tables/${tableId}/qr.svg?v=${Date.now()}`; SK.toast("New join code: the old QR code no longer works"); }
 };
 
+/* the keeper's seats: who holds each, phones asking for a taken seat (approve or refuse),
+   freeing a seat, and a seat's own link as a QR code */
+SK.seatsHTML = (meta, tableId) => {
+  const seats = (meta.seats || []).map((x) => `<span class="seat" data-seat-row="${SK.esc(x.player)}"><span class="chip${x.claimed ? " ok" : ""}">${SK.esc(x.player)}${x.claimed ? " \u2714" : ""}</span>${x.claimed
+    ? `<button type="button" data-free-seat="${SK.esc(x.player)}" title="the phone holding it stops following">Free</button>` : ""}<button type="button" data-seat-link="${SK.esc(x.player)}" title="a QR code that opens this seat on one phone">Link</button></span>`).join(" ");
+  const asks = (meta.seat_requests || []).map((q) => `<div class="refusal seat-ask" data-seat-request="${q.id}">A phone asks for <b>${SK.esc(q.player)}</b>'s seat, which another phone holds.
+    <button type="button" class="primary" data-approve-seat="${q.id}">Give it to the new phone</button><button type="button" data-refuse-seat="${q.id}">Refuse</button></div>`).join("");
+  return asks + seats + `<div id="seat-qr" data-table="${SK.esc(tableId)}"></div>`;
+};
+SK.onSeats = (t) => SK.$("#seats").addEventListener("click", async (ev) => {
+  const b = ev.target.closest("button"); if (!b) return;
+  const base = `/api/tables/${t.id}`;
+  if (b.dataset.seatLink) {
+    SK.$("#seat-qr").innerHTML = `<p>${SK.esc(b.dataset.seatLink)}'s own link: scan it with that player's phone only.</p><div class="qr"><img alt="seat QR code" src="${base}/seats/${encodeURIComponent(b.dataset.seatLink)}/qr.svg?v=${Date.now()}"></div>`;
+    return;
+  }
+  let r = null;
+  if (b.dataset.freeSeat && confirm(`Free ${b.dataset.freeSeat}'s seat? The phone holding it stops following; the next phone to tap the seat takes it.`)) r = await SK.busy(b, () => SK.api("POST", `${base}/seats/${encodeURIComponent(b.dataset.freeSeat)}/free`, {}));
+  if (b.dataset.approveSeat) r = await SK.busy(b, () => SK.api("POST", `${base}/seat-requests/${b.dataset.approveSeat}/approve`, {}));
+  if (b.dataset.refuseSeat) r = await SK.busy(b, () => SK.api("POST", `${base}/seat-requests/${b.dataset.refuseSeat}/refuse`, {}));
+  if (r && !r.ok) SK.toast(r.data.error, true);
+  else if (r) SK.toast(b.dataset.freeSeat ? `${b.dataset.freeSeat}'s seat is free` : r.data.status === "approved" ? "Seat given to the new phone" : "Request refused");
+});
+
 /* card codes -> HTML chips */
 SK.cardInfo = (code) => {
   if (code === "boss") return {label: "Boss", cls: "joker"};
