@@ -210,3 +210,62 @@ def test_a_claimed_seat_needs_the_keepers_approval(server: ServerThread, browser
     finally:
         for context in phones:
             context.close()
+
+
+# -- the top card -----------------------------------------------------------------------------
+
+def top_of(page: Any, meld: int) -> str:
+    return str(page.get_attribute(f"#melds [data-meld='{meld}'] [data-top-card]", "data-card"))
+
+
+def test_the_melding_player_chooses_the_top_and_the_toss_captures_it(server: ServerThread,
+                                                                     tablet: Any) -> None:
+    table = new_table(tablet, server)
+    page = keeper_page(tablet, server, table)
+    deal(page)  # Bob's turn; the form is back on Meld
+    clicks = 0
+
+    def tap(selector: str) -> None:
+        nonlocal clicks
+        clicks += 1
+        page.click(selector)
+
+    # 2-3-4 of hearts has two ends: the page asks which is on top, and that tap enters it
+    for key in ("[data-suit='he']", "[data-rank='2']", "[data-rank='3']", "[data-rank='4']"):
+        tap(f"#picker {key}")
+    expect(page.locator("#top-choice [data-top-pick]")).to_have_count(2)
+    tap("#top-choice [data-top-pick='4he']")
+    expect(page.locator("#status")).to_contain_text("update 2")
+    assert clicks == 5 and top_of(page, 1) == "4he"
+    page.click("[data-action=next-turn]")
+    page.click("#submit")
+    expect(page.locator("#status [data-turn]")).to_have_text("Cy")
+
+    # Cy tosses Bob's top card: tap it on the board, then the joker, the cards and the new top
+    clicks = 0
+    tap("[data-action=toss]")
+    tap("#melds [data-meld='1'] [data-top-card]")
+    expect(page.locator("#captured")).to_contain_text("meld #1")
+    clicks += 1
+    page.select_option("select[name=joker]", "jk-red")
+    for key in ("[data-suit='he']", "[data-rank='5']", "[data-rank='6']"):
+        tap(f"#picker {key}")
+    tap("#top-choice [data-top-pick='6he']")
+    expect(page.locator("#status")).to_contain_text("update 4")
+    assert clicks == 7
+    toss = logged(tablet, server, table)[-1]["event"]
+    assert (toss["type"], toss["captured"], toss["top"]) == ("toss", "4he", "6he")
+    assert page.locator("#melds [data-meld='1'] [data-card]").count() == 2  # 2-3 of hearts left
+
+    # the keeper records that Cy's meld shows the 4 on top: tap Top card, tap the 4, Enter
+    page.click("[data-action=set-top]")
+    page.click("#melds [data-meld='2'] [data-card='4he']")
+    page.click("#submit")
+    expect(page.locator("#melds [data-meld='2'] [data-top-card]")).to_have_attribute("data-card",
+                                                                                     "4he")
+    assert logged(tablet, server, table)[-1]["event"] == {"type": "set-top", "meld": 2,
+                                                          "top": "4he", "by": "keeper"}
+    page.click("[data-action=undo]")
+    page.click("#submit")
+    expect(page.locator("#melds [data-meld='2'] [data-top-card]")).to_have_attribute("data-card",
+                                                                                     "6he")
