@@ -9,7 +9,8 @@ import pytest
 
 from scorekeeper.engine import RuleViolation, TableSetup, apply, replay
 
-SETUP = TableSetup.from_json({"players": ["ann", "bob"], "options": {"ruleset": "complex-toss-rummy"}})
+SETUP = TableSetup.from_json({"players": ["ann", "bob"],
+                              "options": {"ruleset": "complex-toss-rummy"}})
 DEAL: dict[str, Any] = {"type": "new-hand", "dealer": "bob"}  # ann's turn
 RUN: dict[str, Any] = {"type": "meld", "player": "ann", "cards": ["2he", "3he", "4he"]}
 NEXT: dict[str, Any] = {"type": "next-turn"}

@@ -26,7 +26,8 @@ def write(client: FlaskClient, table: dict[str, Any], base_seq: int, event: dict
 
 def test_a_double_tap_on_next_turn_passes_the_turn_once(client: FlaskClient) -> None:
     table = create(client)
-    assert write(client, table, 0, {"type": "new-hand", "dealer": "ann"}, "deal-0001").status_code == 201
+    deal = write(client, table, 0, {"type": "new-hand", "dealer": "ann"}, "deal-0001")
+    assert deal.status_code == 201
     first = write(client, table, 1, {"type": "next-turn"}, "turn-0001")
     assert first.status_code == 201 and first.json["state"]["turn"] == "cy"
     # the same tap again, on the update the page had then (now stale) or on the new one

@@ -173,7 +173,7 @@ def create_table() -> tuple[Response, int]:
 
 
 @bp.post("/tables/<table_id>/join")
-def join(table_id: str) -> Response:
+def join(table_id: str) -> tuple[Response, int]:
     data = body()
     table = table_for(table_id)
     player = data.get("player")
@@ -183,11 +183,11 @@ def join(table_id: str) -> Response:
     held = request_token(table.id)
     if held and table.seats.get(player) == held:  # this phone already holds the seat
         store.check_join_token(table, data.get("join_token"))
-        return seat_response(table, player, held)
+        return seat_response(table, player, held), 200
     claim = store.claim_seat(table, data.get("join_token"), player)
     if claim.token is None:
         return seat_request_response(table, claim), 202
-    return seat_response(table, player, claim.token)
+    return seat_response(table, player, claim.token), 200
 
 
 def seat_response(table: Table, player: str, token: str) -> Response:
