@@ -269,3 +269,21 @@ def test_the_melding_player_chooses_the_top_and_the_toss_captures_it(server: Ser
     page.click("#submit")
     expect(page.locator("#melds [data-meld='2'] [data-top-card]")).to_have_attribute("data-card",
                                                                                      "6he")
+
+
+def test_a_player_proposing_a_meld_chooses_its_top(server: ServerThread, browser: Any,
+                                                   tablet: Any) -> None:
+    table = new_table(tablet, server, auto_accept=True)
+    keeper = keeper_page(tablet, server, table)
+    deal(keeper)  # Bob's turn
+    phone, bob = phone_taps(browser, keeper.get_attribute("#join-link", "href"), "Bob")
+    try:
+        bob.wait_for_url(re.compile(r"/play$"))
+        for key in ("[data-suit='he']", "[data-rank='2']", "[data-rank='3']", "[data-rank='4']"):
+            bob.click(f"#p-picker {key}")
+        bob.click("#p-top [data-p-top='4he']")
+        expect(bob.locator("#p-result")).to_contain_text("Accepted")
+        expect(keeper.locator("#melds [data-meld='1'] [data-top-card]")).to_have_attribute(
+            "data-card", "4he")
+    finally:
+        phone.close()
