@@ -287,3 +287,20 @@ def test_a_player_proposing_a_meld_chooses_its_top(server: ServerThread, browser
             "data-card", "4he")
     finally:
         phone.close()
+
+
+def test_the_form_after_a_stored_hand_enters_its_own_action(server: ServerThread,
+                                                            tablet: Any) -> None:
+    table = new_table(tablet, server)
+    page = keeper_page(tablet, server, table)
+    deal(page)
+    page.click("[data-action=end-hand]")
+    page.select_option("select[name=went_out]", "Bob")
+    page.click("#submit")  # the preview
+    expect(page.locator("#tally-table")).to_be_visible()
+    page.click("#submit")  # the commit: the form moves on to New hand
+    expect(page.locator("#action-title")).to_have_text("New hand")
+    expect(page.locator("select[name=dealer]")).to_have_value("Bob")  # the deal passes left
+    page.click("#submit")
+    expect(page.locator("#status")).to_contain_text("update 3")
+    assert types(tablet, server, table) == ["new-hand", "end-hand", "new-hand"]

@@ -293,7 +293,7 @@
       t.adopt(r.data.table_seq, r.data.state); entering.seq = t.seq;
       SK.$("#refusal").innerHTML = SK.repeatHTML(r.data);
     } else if (r.status === 201) {
-      const id = entering.id;
+      const id = entering.id, same = action === "hand";
       t.adopt(r.data.seq, r.data.state);
       SK.toast(action === "hand" ? `Hand ${r.data.state.hand_no} stored` : action === "undo" ? "Undone" : "Correction stored");
       SK.$("#refusal").innerHTML = "";
@@ -302,7 +302,8 @@
       // the form is rebuilt by render() when the hand number changes (from this reply or the
       // live stream, whichever comes first), never after the keeper started the next hand
       choose("hand");
-      entering.id = id; entering.seq = t.seq;  // a second tap is answered, not stored again
+      if (same) entering.id = id;  // a second tap on Commit hand is answered, not stored again
+      entering.seq = t.seq;
     } else if (r.status === 409) {
       t.adopt(r.data.seq, r.data.state); entering.seq = t.seq;
       SK.$("#refusal").innerHTML = SK.staleHTML(r.data);

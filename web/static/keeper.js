@@ -40,6 +40,7 @@
     picker.opts.max = a === "steal" ? 1 : 0;
     playerTouched = false;
     picker.clear();
+    $f("dealer").value = "";  // the dealer follows the deal rule again, not the last choice
     fillForm(); captured = null; showTop();
     if (a === "end-hand") buildHands();
   }
@@ -178,13 +179,15 @@
       t.adopt(r.data.table_seq, r.data.state); entry.seq = t.seq;
       SK.$("#refusal").innerHTML = SK.repeatHTML(r.data);
     } else if (r.status === 201) {
-      const id = entry.id;
+      const id = entry.id, was = action;
       t.adopt(r.data.seq, r.data.state); SK.toast("Stored: " + TITLES[action]);
       SK.$("#refusal").innerHTML = ""; SK.$("#tally").innerHTML = ""; picker.clear(); tallyShown = false; playerTouched = false;
       if (action === "new-hand" || action === "end-hand") { [hands, handNotes].forEach((o) => Object.keys(o).forEach((k) => delete o[k])); choose(action === "new-hand" ? "meld" : "new-hand"); }
       if (action === "correction") { $f("points").value = ""; $f("reason").value = ""; }
-      // a second tap on Enter repeats this id (answered, not stored again) until the form changes
-      entry.id = id; entry.seq = t.seq;
+      // on the same form, a second tap on Enter repeats this id (answered, not stored again)
+      // until the keeper changes something; a form switched to the next action has its own
+      if (action === was) entry.id = id;
+      entry.seq = t.seq;
     } else if (r.status === 409) {
       t.adopt(r.data.seq, r.data.state); entry.seq = t.seq;
       SK.$("#refusal").innerHTML = SK.staleHTML(r.data);
