@@ -125,3 +125,14 @@ def test_the_keeper_has_the_displays_and_each_seats_qr_code(client: FlaskClient,
     assert client.get(f"/api/tables/{tid}/seats/bob/qr.svg", headers=bob).status_code == 403
     page = app.test_client().get(f"/t/{tid}/keeper", headers=keeper(table))
     assert f"/t/{tid}/display?token={table['display_token']}".encode() in page.data
+
+
+def test_a_flood_of_requests_for_a_seat_is_refused(client: FlaskClient, app: Flask) -> None:
+    table = create(client)
+    join(app.test_client(), table, "bob")
+    for _ in range(6):
+        assert join(app.test_client(), table, "bob").status_code == 202
+    flood = join(app.test_client(), table, "bob")
+    assert flood.status_code == 429 and "waiting" in flood.json["error"]
+    meta = client.get(f"/api/tables/{table['table_id']}", headers=keeper(table)).json["table"]
+    assert len(meta["seat_requests"]) == 6

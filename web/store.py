@@ -116,6 +116,16 @@ class SeatRequestNotFoundError(StoreError):
     status = 404
 
 
+class SeatRequestsFullError(StoreError):
+    """Too many phones wait for the keeper's answer: nothing is stored."""
+
+    status = 429
+
+
+#: Requests for taken seats that may wait for the keeper's answer at once, per table.
+MAX_SEAT_REQUESTS = 6
+
+
 @dataclass(frozen=True)
 class SeatClaim:
     """A tap on a seat: its token when given, else the pending request for a claimed seat."""
@@ -380,6 +390,12 @@ class Store:
                 table.claimed.add(player)
                 self._meta_changed(table)
                 return SeatClaim(player, token=table.seats[player])
+            waiting = self._query("SELECT count(*) AS n FROM seat_requests WHERE table_id = ?"
+                                  " AND status = 'pending'", (table.id,))[0]["n"]
+            if waiting >= MAX_SEAT_REQUESTS:
+                raise SeatRequestsFullError(
+                    f"{waiting} phones are already waiting for a seat: ask the keeper to answer "
+                    "them on the keeper page first")
             secret = new_token()
             with self._db_lock:
                 cur = self._conn.execute(

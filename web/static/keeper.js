@@ -228,6 +228,7 @@
     const bs = meta.board_status || {};
     SK.$("#board-status").textContent = `${bs.status || "none"}: ${bs.detail || ""}`;
     if (what === "state" || what === undefined) fillForm();
+    if (what === "state" && (action === "toss" || action === "set-top")) showTop();  // the board moved
     if (what === "table" && action === "end-hand") {
       const focused = document.activeElement && document.activeElement.dataset && document.activeElement.dataset.hand;
       if (!focused) { readHands(); buildHands(); }
