@@ -304,3 +304,17 @@ def test_the_form_after_a_stored_hand_enters_its_own_action(server: ServerThread
     page.click("#submit")
     expect(page.locator("#status")).to_contain_text("update 3")
     assert types(tablet, server, table) == ["new-hand", "end-hand", "new-hand"]
+
+
+def test_a_double_tap_on_commit_hand_stores_one_hand(server: ServerThread, tablet: Any) -> None:
+    table = new_table(tablet, server, game="tong-its")
+    page = keeper_page(tablet, server, table)
+    page.select_option("select[name=win]", "tongit")
+    page.select_option("select[name=caller]", "Cy")
+    page.fill("input[data-cards=hands][data-p=Ann]", "Kcl")
+    page.fill("input[data-cards=hands][data-p=Bob]", "5he")
+    page.dblclick("#submit")
+    expect(page.locator("#hand-list")).to_contain_text("won by Cy")
+    page.click("#submit")  # once more, on the form the hand left behind
+    expect(page.locator("[data-repeat]")).to_contain_text("Already stored as update 1")
+    assert types(tablet, server, table) == ["hand"]
