@@ -9,7 +9,7 @@ from typing import Any
 from flask.testing import FlaskClient
 
 from tests.test_web_api import create, keeper, log
-from web import create_app
+from web import create_app, db
 
 
 def events_url(table: dict[str, Any]) -> str:
@@ -96,3 +96,18 @@ def test_a_double_tap_on_a_proposal_sends_it_once(client: FlaskClient) -> None:
     second = client.post(accept, headers=keeper(table), json=tap)
     assert second.status_code == 200 and second.json["repeat"] is True and second.json["seq"] == 2
     assert len(log(client, table)) == 2
+
+
+def test_a_database_written_before_action_ids_keeps_its_log(tmp_path: Path) -> None:
+    conn = db.connect(tmp_path / "old.sqlite")
+    for migration in db.MIGRATIONS[:2]:
+        for statement in migration.split(";"):
+            if statement.strip():
+                conn.execute(statement)
+    conn.execute("PRAGMA user_version=2")
+    conn.execute("INSERT INTO tables VALUES ('t1', 0, '{}', 'k', 'd', 'j', 0, 0)")
+    conn.execute("INSERT INTO events (table_id, seq, event_json, by, at)"
+                 " VALUES ('t1', 1, '{}', 'keeper', 0)")
+    assert db.migrate(conn) == 1 and db.schema_version(conn) == db.SCHEMA_VERSION
+    assert [tuple(r) for r in conn.execute("SELECT seq, action_id FROM events")] == [(1, None)]
+    conn.close()
