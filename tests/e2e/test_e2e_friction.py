@@ -55,7 +55,7 @@ def test_enter_in_the_typed_codes_box_adds_the_cards(server: ServerThread,
     expect(tablet.locator("#picker [data-typed]")).to_have_value("")
     with tablet.expect_response(lambda r: r.url.endswith("/events")
                                 and r.request.method == "POST"):
-        tablet.click("#submit")  # the keeper's own Enter, after checking the cards
+        tablet.click("#top-choice [data-top-pick='7cl']")  # the keeper's own tap, after checking
     assert [p["event"]["cards"] for p in posts] == [["7cl", "7sp", "7he"]]  # one write only
     expect(tablet.locator("#status")).to_contain_text("update 2")
 
@@ -71,7 +71,7 @@ def test_typed_suit_symbols_are_read_as_cards(server: ServerThread, tablet: Page
     expect(cards.nth(2)).to_have_class(re.compile(r"\bred\b"))
     expect(cards.nth(3)).to_have_class(re.compile(r"\bunknown\b"))  # a typo looks like one
     cards.nth(3).click()  # tap to remove the typo
-    tablet.click("#submit")
+    tablet.click("#top-choice [data-top-pick='7cl']")
     expect(tablet.locator("#status")).to_contain_text("update 2")
     expect(tablet.locator("#melds")).to_contain_text("7\u2663")
 
@@ -207,7 +207,7 @@ def test_phone_proposal_status_follows_the_keeper(server: ServerThread, tablet: 
         assert box and box["height"] >= 44, link.inner_text()
     phone.fill("#p-picker [data-typed]", "8cl 8sp 8he")
     phone.press("#p-picker [data-typed]", "Enter")
-    phone.click("#p-send")
+    phone.click("#p-top [data-p-top='8cl']")  # a set: the player taps the top card to send
     expect(phone.locator("#p-result")).to_contain_text("Sent: waiting for the keeper")
     keeper.open()
     tablet.click("[data-accept]")
