@@ -12,6 +12,7 @@ WLED mode under 400 bytes.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import statistics
@@ -21,9 +22,9 @@ from pathlib import Path
 from firmware_bridge import protocol as p
 from firmware_bridge import wled
 from firmware_bridge.emulator import BoardEmulator
-from firmware_bridge.layout import default_layout
+from firmware_bridge.layout import Layout, default_layout
 from firmware_bridge.link import BoardLink
-from firmware_bridge.scene import Scene
+from firmware_bridge.scene import BoardPegs, Scene, parse_colour
 from firmware_bridge.vectors import COLOURS
 
 HAND = Path(__file__).resolve().parent.parent / "tests" / "vectors" / "complex_hand.json"
@@ -39,6 +40,22 @@ def game(changes: int, seed: int = 7) -> list[Scene]:
         scores[board] += rng.choice([5, 7, 10, 14, 20, 21, 24, 30, 40, 50, -10, -25, -60])
         scenes.append(Scene.from_scores(zip(COLOURS, scores, strict=True)))
     return scenes
+
+
+def worst_wled_full_state(layout: Layout) -> Scene:
+    """Six boards with every light on (minus and thousand) and the holes that make WLED's full
+    state longest (no two lit LEDs merge into a range), found by trying every hole of each
+    board: the boards' parts of the line add up independently."""
+    colours = [parse_colour(c) for c in COLOURS]
+    plain = [BoardPegs(c, 0, 0, 0) for c in colours]
+    boards = []
+    for b, colour in enumerate(colours):
+        def size(pegs: BoardPegs, b: int = b) -> int:
+            trial = (*plain[:b], pegs, *plain[b + 1:])
+            return len(wled.full_command(layout, Scene(trial, layout.max_brightness)))
+        boards.append(max((BoardPegs(colour, h, t, o, True, True)
+                           for h, t, o in itertools.product(range(10), repeat=3)), key=size))
+    return Scene(tuple(boards), layout.max_brightness)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -75,8 +92,7 @@ def main() -> None:
     args = parser.parse_args()
     layout = default_layout()
     typical = Scene.from_scores(zip(COLOURS, [437, 152, 988, 61, 275, 340], strict=True))
-    worst = Scene.from_scores(zip(COLOURS, [-1999, -1888, -1777, -1666, -1555, -1444],
-                                  strict=True))
+    worst = worst_wled_full_state(layout)
     one_change = p.encode(p.Pegs((p.PegChange(3, 4, 5, 2, 1),)), 17)
     print("bytes on the wire")
     print(f"  ours: one score change (pegs frame)         {len(one_change):4d}  "
@@ -88,7 +104,7 @@ def main() -> None:
     print(f"  ours: layout upload at connect (6 frames)   {upload:4d}")
     print(f"  wled: full state, six boards (typical)      "
           f"{len(wled.full_command(layout, typical)):4d}  (target < 400)")
-    print(f"  wled: full state, six boards (all lights)   "
+    print(f"  wled: full state, six boards (every light)  "
           f"{len(wled.full_command(layout, worst)):4d}  (target < 400)")
     after = Scene.from_scores(zip(COLOURS, [452, 152, 988, 61, 275, 340], strict=True))
     print(f"  wled: one score change (437 -> 452)         "

@@ -262,6 +262,7 @@ class BoardEmulator:
         self._lines_buffer = b""
         self.ignored_bytes = 0
         self.resets = 0
+        self._plugs = 0
         self._host_open = False
         self._booted_at: float | None = None
         self.device: Device | WledDevice = (
@@ -340,7 +341,9 @@ class BoardEmulator:
         with self._lock:
             self._master, self._slave = master, slave
             self.device_path = os.ttyname(slave)
-            self.device.reset()
+            if self._plugs:  # plugged back in: powered up again (the first plug: as built)
+                self.device.reset()
+            self._plugs += 1
             self.plugged = True
             self._host_open = False
             self.dtr = self.rts = False

@@ -19,17 +19,18 @@ last brightness):
 >>> full_command(layout, Scene.from_scores([("#2f6fde", 437)], brightness=0))
 b'{"on":false,"v":true}\\n'
 
-WLED applies gamma 2.8 to colours, so a colour whose every channel is below 36 shows as unlit;
-such a colour is lifted (same hue, brightest channel 36):
+WLED applies gamma 2.8 to colours, so a peg colour whose every channel is below 36 shows as
+unlit; such a colour is lifted (same hue, brightest channel 36; black becomes grey):
 
->>> visible((16, 16, 32))
-(18, 18, 36)
+>>> visible((16, 16, 32)), visible((0, 0, 0))
+((18, 18, 36), (36, 36, 36))
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, Final
 
 from firmware_bridge.layout import Layout
@@ -50,13 +51,21 @@ class WledError(ValueError):
 
 
 def visible(rgb: RGB) -> RGB:
-    """``rgb``, or when WLED's gamma would leave it unlit, the same hue lifted until its
-    brightest channel is :data:`MIN_CHANNEL` (black stays black: it means "off")."""
+    """A peg colour, or when WLED's gamma would leave it unlit, the same hue lifted until its
+    brightest channel is :data:`MIN_CHANNEL` (black: grey)."""
     top = max(rgb)
-    if top == 0 or top >= MIN_CHANNEL:
+    if top >= MIN_CHANNEL:
         return rgb
+    if top == 0:
+        return (MIN_CHANNEL, MIN_CHANNEL, MIN_CHANNEL)
     r, g, b = (round(c * MIN_CHANNEL / top) for c in rgb)
     return (r, g, b)
+
+
+def lifted(scene: Scene) -> Scene:
+    """``scene`` with every peg colour :func:`visible`."""
+    return Scene(tuple(replace(b, colour=visible(b.colour)) for b in scene.boards),
+                 scene.brightness)
 
 
 def dark_colours(scene: Scene) -> list[str]:
@@ -77,10 +86,9 @@ def _hex(rgb: RGB) -> str:
 
 
 def _runs(leds: Mapping[int, RGB]) -> list[Any]:
-    """``{index: colour}`` -> the ``"i"`` array with ranges for consecutive equal colours
-    (colours too dark for WLED lifted, see :func:`visible`)."""
+    """``{index: colour}`` -> the ``"i"`` array with ranges for consecutive equal colours."""
     out: list[Any] = []
-    items = sorted((i, visible(c)) for i, c in leds.items())
+    items = sorted(leds.items())
     i = 0
     while i < len(items):
         start, colour = items[i]
@@ -104,7 +112,7 @@ def full_command(layout: Layout, scene: Scene) -> bytes:
     """One line that blacks out the strip and lights the scene (brightness capped); WLED off
     at brightness 0."""
     return _command(layout.capped(scene.brightness),
-                    [0, layout.led_count, _hex(BLACK), *_runs(layout.lit(scene))])
+                    [0, layout.led_count, _hex(BLACK), *_runs(layout.lit(lifted(scene)))])
 
 
 def change_command(layout: Layout, before: Scene, after: Scene) -> bytes:
@@ -113,7 +121,7 @@ def change_command(layout: Layout, before: Scene, after: Scene) -> bytes:
     the next ``"i"`` blacks the strip out."""
     if layout.capped(before.brightness) == 0:
         return full_command(layout, after)
-    old, new = layout.lit(before), layout.lit(after)
+    old, new = layout.lit(lifted(before)), layout.lit(lifted(after))
     changed = {i: BLACK for i in old if i not in new}
     changed.update({i: c for i, c in new.items() if old.get(i) != c})
     return _command(layout.capped(after.brightness), _runs(changed))

@@ -139,3 +139,17 @@ def test_write_layout_and_drawing_for_fewer_boards(tmp_path: Path) -> None:
     assert (tmp_path / "l.svg").read_text().count("<circle") == 64
     assert scorekeeper("board", "--write-layout", str(tmp_path / "x.json"),
                        "--boards", "7").returncode == 2
+
+
+def test_board_state_on_a_native_usb_wled_holds_dtr(tmp_path: Path) -> None:
+    state = hand_states()[-1]
+    (tmp_path / "state.json").write_text(json.dumps({"seq": 14, "state": state}))
+    with BoardEmulator(mode="wled", native_usb=True) as emu:
+        base = ["board", "--port", emu.port_url, "--mode", "wled", "--timeout", "6",
+                "--state", str(tmp_path / "state.json")]
+        dropped = scorekeeper(*base, "--dtr", "drop")
+        assert dropped.returncode == 2 and "--dtr hold" in dropped.stderr
+        assert emu.lit() != expected_leds(state["boards"])
+        held = scorekeeper(*base, "--dtr", "hold")
+        assert held.returncode == 0, held.stderr
+        assert emu.lit() == expected_leds(state["boards"])

@@ -141,8 +141,8 @@ def test_wled_change_command_updates_only_what_moved() -> None:
 
 
 def test_wled_ranges_merge_neighbours() -> None:
-    assert wled._runs({3: (40, 1, 1), 4: (40, 1, 1), 5: (40, 1, 1), 7: (2, 2, 200)}) == [
-        3, 6, "280101", 7, "0202C8"]
+    assert wled._runs({3: (1, 1, 1), 4: (1, 1, 1), 5: (1, 1, 1), 7: (2, 2, 2)}) == [
+        3, 6, "010101", 7, "020202"]
 
 
 def test_wled_reply_parsing() -> None:
