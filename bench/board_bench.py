@@ -3,8 +3,10 @@
 - bytes on the wire per score change and per full state, in our protocol and in WLED mode;
 - time from a committed state (``BoardLink.show``) to the board's acknowledgement: median, p99.
 
+- WLED restarting with the cable in: time until the board shows the state again.
+
 Targets: a score change under 40 bytes (ours); median under 20 ms; a full six-board state in
-WLED mode under 400 bytes.
+WLED mode under 400 bytes; the board right again within 2 s of a WLED restart.
 
     python bench/board_bench.py [--changes 400]
 """
@@ -86,9 +88,28 @@ def run_mode(mode: str, scenes: list[Scene], baud: int | None = None) -> dict[st
             "bytes_per_change_max": max(sizes)}
 
 
+def wled_restarts(scene: Scene, trials: int) -> list[float]:
+    """Seconds from a WLED restart (cable in, between states) until the board shows ``scene``
+    again, with the link's default heartbeat."""
+    layout = default_layout()
+    took = []
+    with BoardEmulator(mode="wled", up_for=3600) as emu, BoardLink(emu.path, mode="wled") as link:
+        link.show(scene)
+        assert link.wait_shown(scene, 5), link.status
+        for _ in range(trials):
+            time.sleep(random.uniform(0.0, 1.0))  # anywhere in the heartbeat cycle
+            emu.restart()
+            start = time.perf_counter()
+            if not emu.wait_for(lambda e: e.leds == layout.render(scene), timeout=5):
+                raise SystemExit(f"wled: the board stayed wrong after a restart: {link.status}")
+            took.append(time.perf_counter() - start)
+    return took
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--changes", type=int, default=400)
+    parser.add_argument("--restarts", type=int, default=10)
     args = parser.parse_args()
     layout = default_layout()
     typical = Scene.from_scores(zip(COLOURS, [437, 152, 988, 61, 275, 340], strict=True))
@@ -127,6 +148,10 @@ def main() -> None:
             hand_scenes.append(Scene.from_state(state.to_json()))
     except ImportError:
         hand_scenes = []
+    took = wled_restarts(typical, args.restarts)
+    print(f"wled: {len(took)} restarts with the cable in, board right again after: median "
+          f"{statistics.median(took) * 1000:.0f} ms, max {max(took) * 1000:.0f} ms  "
+          "(target < 2000 ms)")
     for mode in ("ours", "wled"):
         figures = run_mode(mode, scenes)
         print(f"{mode}: {len(scenes) - 1} committed score changes over a pty, show() -> ack")

@@ -301,12 +301,15 @@ class WledDriver(Driver):
         return f"{name}, {count if count is not None else '?'} LEDs"
 
     def send(self, before: Scene | None, after: Scene) -> int:
-        command = (wled.full_command(self.layout, after) if before is None
-                   else wled.change_command(self.layout, before, after))
+        # back from brightness 0 WLED has unfrozen the segment: the whole state again
+        full = before is None or self.layout.capped(before.brightness) == 0
+        command = (wled.change_command(self.layout, before, after)
+                   if before is not None and not full
+                   else wled.full_command(self.layout, after))
         self.expect_on = self.layout.capped(after.brightness) > 0
         self.notes = tuple(wled.dark_colours(after))
         self.checked(command)
-        self.stats.record("full" if before is None else "change", len(command))
+        self.stats.record("full" if full else "change", len(command))
         return len(command)
 
     def heartbeat(self) -> None:

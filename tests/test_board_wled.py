@@ -70,10 +70,8 @@ def test_wled_restart_between_states_is_repaired_within_two_seconds(
         assert link.wait_shown(FIRST)
         assert emu.lit() == expected(FIRST)
         emu.restart()  # brown-out: WLED boots running its effect, the pegs are gone
-        restarted = time.monotonic()
         assert set(emu.lit().values()) == {WLED_BOOT_COLOUR} and len(emu.lit()) == 192
         assert emu.wait_for(lambda e: e.lit() == expected(FIRST), timeout=2.0), emu.text()
-        assert time.monotonic() - restarted < 2.0
         assert link.stats.connects == 2
         assert wait_until(lambda: link.status.status == CONNECTED, 1.0)
     assert any("effect" in s.detail or "restarted" in s.detail for s in statuses)
@@ -169,7 +167,7 @@ def test_brightness_zero_switches_wled_off_and_back_on(emu: BoardEmulator,
         link.show(moved)  # back on: WLED unfreezes the segment, so the whole state goes
         assert link.wait_shown(moved)
         assert emu.brightness == 80 and emu.lit() == expected(SECOND)
-    assert [kind for kind, _ in link.stats.sends] == ["full", "change", "change"]
+    assert [kind for kind, _ in link.stats.sends] == ["full", "change", "full"]
     assert wled.full_command(LAYOUT, dark) == b'{"on":false,"v":true}\n'
 
 
