@@ -90,7 +90,9 @@ def register(subparsers: Any) -> None:
         "board-sim", help="emulate an LED peg board on a pseudo-terminal",
         description="A board on a pty: prints its path, speaks our protocol or WLED's, and "
                     "shows what is lit. Commands on stdin: unplug, replug, reset, garbage [N], "
-                    "drop [N], slow MS, svg PATH, show, quit.")
+                    "drop [N], slow MS, svg PATH, show, quit; for WLED also app JSON (a change "
+                    "made in WLED's app, e.g. {\"on\":false}) and prefix TEXT (debug output "
+                    "before each reply).")
     sim.add_argument("--mode", choices=MODES, default=OURS)
     sim.add_argument("--layout", help="layout JSON (for the pictures and the LED count)")
     sim.add_argument("--leds", type=int, help="LED count of the strip (default: the layout's)")
@@ -317,6 +319,11 @@ def _sim_commands(emulator: BoardEmulator, stop: threading.Event) -> None:
                 emulator.garbage(int(rest[0]) if rest else 24)
             elif command == "drop":
                 emulator.drop_next_acks = int(rest[0]) if rest else 1
+            elif command == "app" and rest:
+                emulator.wled_app(json.loads(line.split(None, 1)[1]))
+            elif command == "prefix":
+                emulator.reply_prefix = line.split(None, 1)[1].rstrip("\n").encode() \
+                    if rest else b""
             elif command == "slow":
                 emulator.delay = float(rest[0]) / 1000 if rest else 0.0
             elif command == "svg" and rest:
@@ -328,8 +335,8 @@ def _sim_commands(emulator: BoardEmulator, stop: threading.Event) -> None:
                 return
             else:
                 print(json.dumps({"error": f"unknown command {line.strip()!r}: use unplug, "
-                                  "replug, reset, garbage [N], drop [N], slow MS, svg PATH, "
-                                  "show, quit"}), flush=True)
+                                  "replug, reset, garbage [N], drop [N], slow MS, app JSON, "
+                                  "prefix TEXT, svg PATH, show, quit"}), flush=True)
                 continue
             print(json.dumps({"done": command, "port": emulator.path}), flush=True)
         except (ValueError, OSError) as exc:

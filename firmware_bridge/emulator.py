@@ -402,6 +402,14 @@ class BoardEmulator:
         if isinstance(self.device, Device):
             self._write(self.device.hello(0))
 
+    def wled_app(self, doc: dict[str, Any]) -> None:
+        """A change made in WLED's own app or web page (``{"on": false}``, ...)."""
+        if not isinstance(self.device, WledDevice):
+            raise EmulatorError("only a WLED board has WLED's app")
+        with self._lock:
+            self.device.apply(doc)
+            self._changed.notify_all()
+
     def garbage(self, count: int = 24) -> None:
         """Send line noise to the host (bytes that are no valid frame, then a delimiter)."""
         noise = bytes((i * 37 + 11) % 251 + 1 for i in range(count))

@@ -164,5 +164,6 @@ def describe_ports(ports: Sequence[Any] | None = None) -> list[dict[str, Any]]:
     match = PortMatch()
     return [{"port": p.device, "description": p.description,
              "usb": f"{p.vid:04x}:{p.pid:04x}" if p.vid is not None else None,
-             "serial_number": p.serial_number, "looks_like_a_board": match.matches(p)}
+             "serial_number": p.serial_number, "looks_like_a_board": match.matches(p),
+             "native_usb": p.vid in NATIVE_USB_VIDS}
             for p in ports]

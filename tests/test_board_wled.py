@@ -96,13 +96,12 @@ def test_wled_switched_off_and_on_from_its_own_app(
     with wled_link(emu.path, statuses, heartbeat_interval=0.2) as link:
         link.show(FIRST)
         assert link.wait_shown(FIRST)
-        with emu._lock:
-            emu.device.apply({"on": False})
+        emu.wled_app({"on": False})
         assert emu.wait_for(lambda e: e.brightness == 64 and e.lit() == expected(FIRST), 2.0)
         assert any("switched off" in s.detail for s in statuses)
         with emu._lock:  # off and on again before the next heartbeat: the effect runs
-            emu.device.apply({"on": False})
-            emu.device.apply({"on": True})
+            emu.wled_app({"on": False})
+            emu.wled_app({"on": True})
         assert set(emu.lit().values()) == {WLED_BOOT_COLOUR}
         assert emu.wait_for(lambda e: e.lit() == expected(FIRST), 2.0), emu.text()
     assert any("runs its effect" in s.detail for s in statuses)
