@@ -239,6 +239,9 @@ class OurDriver(Driver):
 class WledDriver(Driver):
     """Stock WLED: one JSON line per state; the state reply line is the acknowledgement."""
 
+    uptime: int | None = None  # WLED's info.uptime in its last reply
+    expect_on = False  # whether the last state sent has WLED on (brightness above 0)
+
     def _lines(self, deadline: float) -> list[bytes]:
         # WLED answers with its whole state (1-3 kB, up to 260 ms at 115200 baud): while a
         # reply is arriving the wait goes on, up to a second past the deadline.
@@ -273,9 +276,6 @@ class WledDriver(Driver):
                     except wled.WledError:
                         self.stats.garbage += 1
         raise NoAck(f"no reply from WLED after {tries} tries")
-
-    uptime: int | None = None
-    expect_on = False  # whether the last state sent has WLED on (brightness above 0)
 
     def checked(self, command: bytes) -> dict[str, object]:
         """Exchange ``command``; raises :class:`DeviceReset` when the reply shows that WLED no
