@@ -3,13 +3,12 @@ stale write says what the other device did."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from flask.testing import FlaskClient
 
 from tests.test_web_api import create, keeper, log
-from web import create_app, db
+from web import create_app
 
 
 def events_url(table: dict[str, Any]) -> str:
@@ -40,8 +39,7 @@ def test_a_double_tap_on_next_turn_passes_the_turn_once(client: FlaskClient) -> 
     assert [e["event"]["type"] for e in log(client, table)] == ["new-hand", "next-turn"]
 
 
-def test_the_action_id_is_stored_with_the_event_and_survives_a_restart(tmp_path: Path) -> None:
-    database = str(tmp_path / "durable.sqlite")
+def test_the_action_id_is_stored_with_the_event_and_survives_a_restart(database: str) -> None:
     first_app = create_app({"TESTING": True, "DATABASE": database, "SECRET_KEY": "t"})
     table = create(first_app.test_client())
     assert write(first_app.test_client(), table, 0, {"type": "new-hand", "dealer": "ann"},
@@ -96,18 +94,3 @@ def test_a_double_tap_on_a_proposal_sends_it_once(client: FlaskClient) -> None:
     second = client.post(accept, headers=keeper(table), json=tap)
     assert second.status_code == 200 and second.json["repeat"] is True and second.json["seq"] == 2
     assert len(log(client, table)) == 2
-
-
-def test_a_database_written_before_action_ids_keeps_its_log(tmp_path: Path) -> None:
-    conn = db.connect(tmp_path / "old.sqlite")
-    for migration in db.MIGRATIONS[:2]:
-        for statement in migration.split(";"):
-            if statement.strip():
-                conn.execute(statement)
-    conn.execute("PRAGMA user_version=2")
-    conn.execute("INSERT INTO tables VALUES ('t1', 0, '{}', 'k', 'd', 'j', 0, 0)")
-    conn.execute("INSERT INTO events (table_id, seq, event_json, by, at)"
-                 " VALUES ('t1', 1, '{}', 'keeper', 0)")
-    assert db.migrate(conn) == 1 and db.schema_version(conn) == db.SCHEMA_VERSION
-    assert [tuple(r) for r in conn.execute("SELECT seq, action_id FROM events")] == [(1, None)]
-    conn.close()

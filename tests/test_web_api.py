@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
-from web import create_app, db
+from tests.storedb import query
+from web import create_app
+from web.store import SchemaTooNewError
+from web.store.database import head_revision
 
 PLAYERS = [{"name": "ann", "colour": "#e5383b"}, {"name": "bob"}, {"name": "cy"}]
 
@@ -437,25 +440,28 @@ def test_state_is_refolded_from_the_log_after_a_restart(app: Flask, client: Flas
     assert after == before and after["seq"] == 3
 
 
-def test_schema_is_versioned_and_migrations_are_idempotent(app: Flask) -> None:
-    conn = db.connect(app.config["DATABASE"])
-    try:
-        assert db.schema_version(conn) == db.SCHEMA_VERSION
-        assert db.migrate(conn) == 0
-        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        conn.execute(f"PRAGMA user_version={db.SCHEMA_VERSION + 1}")
-        with pytest.raises(db.SchemaTooNewError):
-            db.migrate(conn)
-    finally:
-        conn.close()
+def test_schema_is_at_the_newest_migration_and_migrating_again_changes_nothing(
+        app: Flask) -> None:
+    store = app.extensions["scorekeeper.store"]
+    assert query(app, "SELECT version_num FROM alembic_version") == [(head_revision(),)]
+    store.db.migrate()
+    assert query(app, "SELECT version_num FROM alembic_version") == [(head_revision(),)]
+    if store.db.kind == "sqlite":
+        assert query(app, "PRAGMA journal_mode") == [("wal",)]
+        assert query(app, "PRAGMA synchronous") == [(2,)]  # FULL
+    else:
+        assert query(app, "SHOW synchronous_commit") == [("on",)]
+    with store.db.engine.begin() as conn:
+        conn.execute(sa.text("UPDATE alembic_version SET version_num = '9999'"))
+    with pytest.raises(SchemaTooNewError, match="9999, newer than this app"):
+        store.db.migrate()
 
 
 def test_log_rows_are_only_appended(client: FlaskClient, app: Flask) -> None:
     table = create(client)
     seq = deal_and_meld(client, table)
     post(client, table, seq, {"type": "undo"})
-    with sqlite3.connect(app.config["DATABASE"]) as conn:
-        rows = conn.execute("SELECT seq, event_json FROM events ORDER BY seq").fetchall()
+    rows = query(app, "SELECT seq, event_json FROM events ORDER BY seq")
     assert [r[0] for r in rows] == [1, 2, 3]
     assert json.loads(rows[1][1])["type"] == "meld"  # the undone meld is still in the log
 

@@ -4,7 +4,6 @@ real SQLite file."""
 from __future__ import annotations
 
 import io
-import sqlite3
 import struct
 import zipfile
 import zlib
@@ -18,6 +17,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.vision.reference import ALTERNATE
 from scorekeeper.vision.synth import calibration_photo, make_photo
+from tests.storedb import query
 from web import create_app
 
 PLAYERS = [{"name": "ann"}, {"name": "bob"}, {"name": "cy"}]
@@ -63,14 +63,9 @@ def deal(client: FlaskClient, table: dict[str, Any]) -> None:
 
 
 def stored_rows(app: Flask, table_id: str) -> tuple[int, int, int]:
-    """(events, proposals, learned cards) of a table, read from the SQLite file itself."""
-    conn = sqlite3.connect(app.config["DATABASE"])
-    try:
-        return tuple(conn.execute(f"SELECT count(*) FROM {name} WHERE table_id = ?",  # type: ignore[return-value]
-                                  (table_id,)).fetchone()[0]
-                     for name in ("events", "proposals", "deck_cards"))
-    finally:
-        conn.close()
+    """(events, proposals, learned cards) of a table, read from the database itself."""
+    return tuple(query(app, f"SELECT count(*) FROM {name} WHERE table_id = :t", t=table_id)[0][0]  # type: ignore[return-value]
+                 for name in ("events", "proposals", "deck_cards"))
 
 
 def test_photographed_fan_becomes_an_accepted_scored_meld(app: Flask, client: FlaskClient,

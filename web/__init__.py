@@ -44,6 +44,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.session_interface = NoSessions()  # roles travel in table tokens, not sessions
 
+    # DATABASE_URL (postgresql://...) wins over DATABASE (a SQLite file, or any address).
+    if app.config.get("DATABASE_URL"):
+        app.config["DATABASE"] = app.config["DATABASE_URL"]
     store = Store(app.config["DATABASE"], app.config["SYNCHRONOUS"], app.config["JOIN_TOKEN_TTL"])
     app.extensions["scorekeeper.store"] = store
     # Callables started with the server (``serve --board``): hook(app, board_spec).

@@ -10,6 +10,7 @@ from typing import Any
 #: Environment variable -> (config key, converter).
 ENVIRONMENT: dict[str, tuple[str, Any]] = {
     "SCOREKEEPER_DATABASE": ("DATABASE", str),
+    "SCOREKEEPER_DATABASE_URL": ("DATABASE_URL", str),
     "SCOREKEEPER_HOST": ("HOST", str),
     "SCOREKEEPER_PORT": ("PORT", int),
     "SCOREKEEPER_SECRET_KEY": ("SECRET_KEY", str),

@@ -1,0 +1,351 @@
+"""The event log and the tables: the database is the truth, the folded state is a cache.
+
+Every table keeps its log of events (append-only, numbered 1, 2, 3...). The rules core
+(``scorekeeper.tables``: the Toss engine or a rules-pack session, whichever game the table
+plays) folds the log into the game state; the store keeps that fold in memory per table,
+folds it from the log the first time a table is used after a start, and brings it up to date
+from the log when another process wrote (PostgreSQL).
+
+A write reads top to bottom in :meth:`LogStore.append_encoded`: the repeat check, the stale
+check, the rules, then one transaction that locks the table's log, checks nobody else wrote,
+inserts the row and tells the other processes; the 201 is sent only after it committed.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+import time
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+
+from scorekeeper import tables
+from web.store import live, schema
+from web.store.database import Database
+from web.store.errors import (
+    RefusedError,
+    RepeatedActionError,
+    StaleWriteError,
+    TableNotFoundError,
+    check_action_id,
+    refusal,
+)
+from web.store.table import Table
+
+#: Earlier states kept in memory for undo (the chain through ``state.previous``); it is cut
+#: back to UNDO_KEEP once it grows past UNDO_KEEP + UNDO_SLACK. An undo past the kept states
+#: folds the log again (the log holds every state).
+UNDO_KEEP = 64
+UNDO_SLACK = 64
+
+EVENTS = schema.events
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def score_point(seq: int, state: tables.State, state_json: Mapping[str, Any]) -> dict[str, Any]:
+    """Each board's score after event ``seq``."""
+    return {"seq": seq, "hand_no": state_json.get("hand_no"),
+            "scores": {b.owner: b.score for b in state.boards()}}
+
+
+def trim_undo_chain(state: tables.State) -> Any:
+    """Cut the chain of earlier states after UNDO_KEEP of them once it is longer than
+    UNDO_KEEP + UNDO_SLACK; returns the state whose ``previous`` was cut, or None."""
+    node: Any = state
+    for _ in range(UNDO_KEEP):
+        node = getattr(node, "previous", None)
+        if node is None:
+            return None
+    deeper: Any = node
+    for _ in range(UNDO_SLACK):
+        deeper = getattr(deeper, "previous", None)
+        if deeper is None:
+            return None
+    # the states are frozen for their readers; the store owns this chain and frees its tail
+    object.__setattr__(node, "previous", None)
+    return node
+
+
+class _Behind(Exception):
+    """Inside a write: another process appended to this table since this one last looked."""
+
+
+class LogStore:
+    """The tables of one database and their logs, shared by every request thread."""
+
+    def __init__(self, database: str | Path, synchronous: str = "FULL",
+                 join_ttl: float = 12 * 3600) -> None:
+        self.path = str(database)
+        self.join_ttl = join_ttl
+        self.db = Database(database, synchronous)
+        self._tables: dict[str, Table] = {}
+        self._tables_lock = threading.Lock()
+        self.closed = threading.Event()
+        self.listeners = 0
+        self.fanout = live.Fanout(self.db.url if self.db.is_postgresql else None,
+                                  self._on_note)
+        self.fanout.start()
+
+    # -- tables ------------------------------------------------------------------------
+
+    def create_table(self, setup: tables.Setup, *, auto_accept: bool = False) -> Table:
+        """Store a new table with fresh tokens; returns it."""
+        tables.initial_state(setup)  # the rules core validates the setup
+        table_id = secrets.token_hex(4)
+        now = time.time()
+        with self.db.write() as conn:
+            conn.execute(schema.tables.insert().values(
+                id=table_id, created_at=now, setup_json=json.dumps(tables.setup_to_json(setup)),
+                keeper_token=new_token(), display_token=new_token(), join_token=new_token(),
+                join_expires_at=now + self.join_ttl, auto_accept=int(auto_accept)))
+            conn.execute(schema.seats.insert(), [
+                {"table_id": table_id, "position": position, "player": player,
+                 "token": new_token()}
+                for position, player in enumerate(setup.players)])
+        return self.table(table_id)
+
+    def table(self, table_id: str) -> Table:
+        """The table, folded from its log the first time it is asked for."""
+        table = self._tables.get(table_id)
+        if table is not None:
+            return table
+        with self._tables_lock:
+            table = self._tables.get(table_id)
+            if table is None:
+                table = self._load(table_id)
+                self._tables[table_id] = table
+            return table
+
+    def table_ids(self) -> list[str]:
+        rows = self.db.rows(sa.select(schema.tables.c.id)
+                            .order_by(schema.tables.c.created_at.desc()))
+        return [row.id for row in rows]
+
+    def _load(self, table_id: str) -> Table:
+        rows = self.db.rows(sa.select(schema.tables).where(schema.tables.c.id == table_id))
+        if not rows:
+            raise TableNotFoundError(table_id)
+        row = rows[0]
+        setup = tables.setup_from_json(json.loads(row.setup_json))
+        table = Table(
+            id=table_id, setup=setup, keeper_token=row.keeper_token,
+            display_token=row.display_token, join_token=row.join_token,
+            join_expires_at=row.join_expires_at, auto_accept=bool(row.auto_accept),
+            seats={}, claimed=set(), state=tables.initial_state(setup),
+        )
+        self._read_seats(table)
+        self._refold(table)
+        return table
+
+    def _read_seats(self, table: Table) -> None:
+        """The seats' tokens as the database has them (a replaced token is revoked)."""
+        seats = schema.seats
+        rows = self.db.rows(sa.select(seats.c.player, seats.c.token, seats.c.claimed_at)
+                            .where(seats.c.table_id == table.id).order_by(seats.c.position))
+        for row in rows:
+            old = table.seats.get(row.player)
+            if old is not None and old != row.token:
+                table.revoked[old] = row.player
+        table.seats = {row.player: row.token for row in rows}
+        table.claimed = {row.player for row in rows if row.claimed_at is not None}
+
+    def _refold(self, table: Table) -> None:
+        """Fold the whole log again (on load)."""
+        state = tables.initial_state(table.setup)
+        seq = 0
+        table.messages.clear()
+        first = state.to_json()
+        table.messages[0] = live.sse_message("state", 0, {"seq": 0, "state": first,
+                                                         "event": None})
+        table.points = [score_point(0, state, first)]
+        for seq, event in self._logged_events(table.id):
+            state = tables.apply(state, event)
+            self._remember(table, seq, state, event)
+        table.state, table.seq = state, seq
+        table.cut_state = trim_undo_chain(state)
+
+    def _remember(self, table: Table, seq: int, state: tables.State, event: Any) -> None:
+        state_json = state.to_json()
+        table.messages[seq] = live.sse_message(
+            "state", seq, {"seq": seq, "state": state_json, "event": event})
+        table.points.append(score_point(seq, state, state_json))
+        while len(table.messages) > live.MESSAGE_CACHE:
+            table.messages.popitem(last=False)
+
+    def _logged_events(self, table_id: str, since: int = 0) -> Iterator[tuple[int, Any]]:
+        rows = self.db.rows(sa.select(EVENTS.c.seq, EVENTS.c.event_json)
+                            .where(EVENTS.c.table_id == table_id, EVENTS.c.seq > since)
+                            .order_by(EVENTS.c.seq))
+        for row in rows:
+            yield row.seq, json.loads(row.event_json)
+
+    def _full_state(self, table: Table) -> tables.State:
+        """The table's state folded from its whole log, with every earlier state for undo."""
+        state = tables.initial_state(table.setup)
+        for _, event in self._logged_events(table.id):
+            state = tables.apply(state, event)
+        return state
+
+    def _apply(self, table: Table, event: dict[str, Any]) -> tables.State:
+        """The state after ``event`` (an undo past the kept states folds the log again)."""
+        state = table.state
+        if event.get("type") == "undo" and state is table.cut_state:
+            state = self._full_state(table)
+        return tables.apply(state, event)
+
+    # -- other processes' writes (PostgreSQL) ------------------------------------------
+
+    def catch_up(self, table: Table) -> None:
+        """Fold in the events other processes appended since this one last looked."""
+        with table.write_lock:
+            for seq, event in self._logged_events(table.id, table.seq):
+                state = self._apply(table, event)
+                state_json = state.to_json()
+                message = live.state_message(seq, compact(state_json), compact(event))
+                live.publish(table, seq, state, message, score_point(seq, state, state_json),
+                             trim_undo_chain(state))
+
+    def reload_meta(self, table: Table) -> None:
+        """Read the table's tokens and settings again (another process changed them)."""
+        rows = self.db.rows(sa.select(schema.tables).where(schema.tables.c.id == table.id))
+        with table.cond:
+            if rows:
+                row = rows[0]
+                table.join_token, table.join_expires_at = row.join_token, row.join_expires_at
+                table.auto_accept = bool(row.auto_accept)
+            self._read_seats(table)
+        live.meta_changed(table)
+
+    def _on_note(self, note: live.Note | None) -> None:
+        """A note from another process: bring the held table (or all of them) up to date."""
+        held = list(self._tables.values()) if note is None else [
+            t for t in [self._tables.get(note.table_id)] if t is not None]
+        for table in held:
+            if note is None or (note.kind == live.EVENTS and note.seq > table.seq):
+                self.catch_up(table)
+            if note is None or note.kind == live.META:
+                self.reload_meta(table)
+
+    # -- events -------------------------------------------------------------------------
+
+    @staticmethod
+    def _checked_event(event: Any) -> dict[str, Any]:
+        if not isinstance(event, dict):
+            raise RefusedError('"event" must be a JSON object like {"type": "next-turn"}', 400)
+        if not isinstance(event.get("type"), str):
+            raise RefusedError('the event needs a "type", e.g. "meld", "toss" or "undo"', 400)
+        return dict(event)
+
+    def dry_run(self, table: Table, event: Any) -> tables.State:
+        """The state the event would give, without storing it (a refusal raises)."""
+        event = self._checked_event(event)
+        try:
+            return self._apply(table, event)
+        except ValueError as exc:
+            raise refusal(exc) from exc
+
+    def append(
+        self, table: Table, base_seq: int, event: Any, by: str, action_id: str | None = None
+    ) -> tuple[int, dict[str, Any]]:
+        """Check the event with the rules core and append it to the log.
+
+        Returns ``(seq, state)`` once the row is committed. Raises :class:`StaleWriteError`
+        when ``base_seq`` is not the table's current sequence number and :class:`RefusedError`
+        when the rules refuse it; either way nothing is stored. An ``action_id`` already in the
+        log raises :class:`RepeatedActionError` (checked first: a retry is never stale).
+        """
+        seq, state_json, _ = self.append_encoded(table, base_seq, event, by, action_id)
+        return seq, state_json
+
+    def append_encoded(
+        self, table: Table, base_seq: int, event: Any, by: str, action_id: str | None = None
+    ) -> tuple[int, dict[str, Any], str]:
+        """:meth:`append`, also returning the new state already encoded as JSON text."""
+        event = self._checked_event(event)
+        event["by"] = by
+        action_id = check_action_id(action_id)
+        # Writes to one table go one at a time in this process (write_lock); the condition
+        # that the live streams wait on is held only to publish the result.
+        with table.write_lock:
+            if action_id is not None:
+                self.check_repeat(table, action_id)
+            if base_seq > table.seq:  # the page saw another process's newer write
+                self.catch_up(table)
+            if base_seq != table.seq:
+                raise self._stale(table, base_seq)
+            try:
+                state = self._apply(table, event)
+            except ValueError as exc:
+                raise refusal(exc) from exc
+            seq = table.seq + 1
+            state_json = state.to_json()
+            state_text, event_text = compact(state_json), compact(event)
+            try:
+                self._insert(table, seq, event_text, by, action_id)
+            except (_Behind, sa.exc.IntegrityError):
+                self.catch_up(table)
+                self.check_repeat(table, action_id)
+                raise self._stale(table, base_seq) from None
+            live.publish(table, seq, state, live.state_message(seq, state_text, event_text),
+                         score_point(seq, state, state_json), trim_undo_chain(state))
+            return seq, state_json, state_text
+
+    def _insert(self, table: Table, seq: int, event_text: str, by: str,
+                action_id: str | None) -> None:
+        """Append row ``seq`` in one transaction, or :class:`_Behind` if another process
+        wrote first; on PostgreSQL the other processes hear of it once it commits."""
+        with self.db.write() as conn:
+            if self.db.is_postgresql:  # writers of one table queue on its row
+                conn.execute(sa.select(schema.tables.c.id)
+                             .where(schema.tables.c.id == table.id).with_for_update())
+            stored = conn.execute(sa.select(sa.func.coalesce(sa.func.max(EVENTS.c.seq), 0))
+                                  .where(EVENTS.c.table_id == table.id)).scalar_one()
+            if stored != table.seq:
+                raise _Behind()
+            conn.execute(EVENTS.insert().values(table_id=table.id, seq=seq, event_json=event_text,
+                                                by=by, at=time.time(), action_id=action_id))
+            self.fanout.announce(conn, table.id, live.EVENTS, seq)
+
+    def check_repeat(self, table: Table, action_id: Any) -> None:
+        """Raise :class:`RepeatedActionError` when ``action_id`` is already in the log."""
+        if check_action_id(action_id) is None:
+            return
+        rows = self.db.rows(sa.select(EVENTS.c.seq, EVENTS.c.event_json)
+                            .where(EVENTS.c.table_id == table.id,
+                                   EVENTS.c.action_id == action_id))
+        if rows:
+            if rows[0].seq > table.seq:
+                self.catch_up(table)
+            raise RepeatedActionError(action_id, rows[0].seq, json.loads(rows[0].event_json),
+                                      table.seq, table.state_json())
+
+    def _stale(self, table: Table, base_seq: int) -> StaleWriteError:
+        """The refusal of a write based on ``base_seq``, with the events it missed."""
+        missed = self.events(table, base_seq)[-20:] if 0 <= base_seq < table.seq else []
+        return StaleWriteError(table.seq, table.state_json(), base_seq, missed)
+
+    def events(self, table: Table, since: int = 0) -> list[dict[str, Any]]:
+        """The log with who entered each event and when."""
+        rows = self.db.rows(sa.select(EVENTS.c.seq, EVENTS.c.event_json, EVENTS.c.by,
+                                      EVENTS.c.at)
+                            .where(EVENTS.c.table_id == table.id, EVENTS.c.seq > since)
+                            .order_by(EVENTS.c.seq))
+        return [{"seq": r.seq, "by": r.by, "at": r.at, "event": json.loads(r.event_json)}
+                for r in rows]
+
+    def states_over_time(self, table: Table) -> list[dict[str, Any]]:
+        """Each board's score after every event (for the history chart and the CSV), from
+        the points kept as the log grew: a reader never folds the log again."""
+        with table.cond:
+            return list(table.points)
