@@ -1,9 +1,10 @@
-"""Nothing acknowledged is lost: SIGKILL the real server (``scorekeeper serve``) in the middle
-of a load of writes, restart it on the same SQLite file, and find every acknowledged event.
+"""Nothing acknowledged is lost: SIGKILL the real server (``scorekeeper serve``, one process on
+SQLite or PostgreSQL, two processes on PostgreSQL) in the middle of a load of writes, restart it
+on the same database, and find every acknowledged event.
 
-The log is written in WAL mode with ``synchronous=FULL`` inside ``BEGIN IMMEDIATE``: the 201
-is sent only after COMMIT returned, so the row is in the WAL file (fsynced) before the keeper
-hears back.
+On SQLite the log is written in WAL mode with ``synchronous=FULL`` inside ``BEGIN IMMEDIATE``;
+on PostgreSQL each COMMIT waits for its WAL flush (``synchronous_commit=on``). Either way the
+201 is sent only after COMMIT returned, so the row is on disk before the keeper hears back.
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 import requests
 
 HOST = "127.0.0.1"
@@ -29,11 +32,13 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def serve(database: Path, port: int) -> subprocess.Popen[str]:
+def serve(database: Path | str, port: int, workers: int = 1) -> subprocess.Popen[str]:
+    """``scorekeeper serve`` in its own process group (a SIGKILL to the group takes its
+    workers too), once it listens."""
     process = subprocess.Popen(
         [sys.executable, "-m", "scorekeeper", "serve", "--host", HOST, "--port", str(port),
-         "--database", str(database)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+         "--database", str(database), "--workers", str(workers)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
     )
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
@@ -69,11 +74,14 @@ def writer(url: str, table: dict[str, Any], acked: list[tuple[int, str]],
         acked.append((seq, reason))
 
 
-def test_sigkill_during_writes_loses_no_acknowledged_event(tmp_path: Path) -> None:
-    database = tmp_path / "table.sqlite"
+@pytest.mark.parametrize(("kind", "workers"), [("sqlite", 1), ("postgresql", 1),
+                                              ("postgresql", 2)])
+def test_sigkill_during_writes_loses_no_acknowledged_event(
+        kind: str, workers: int, database_url: Callable[[str], str]) -> None:
+    database = database_url(kind)
     port = free_port()
     url = f"http://{HOST}:{port}"
-    server = serve(database, port)
+    server = serve(database, port, workers)
     try:
         tables = []
         for _ in range(3):
@@ -92,14 +100,14 @@ def test_sigkill_during_writes_loses_no_acknowledged_event(tmp_path: Path) -> No
         deadline = time.monotonic() + 20
         while sum(len(a) for a in acked.values()) < 150 and time.monotonic() < deadline:
             time.sleep(0.01)
-        os.kill(server.pid, signal.SIGKILL)  # in the middle of the writes
+        os.killpg(server.pid, signal.SIGKILL)  # in the middle of the writes, every process
         server.wait(10)
         stop.set()
         for thread in threads:
             thread.join(10)
     finally:
         if server.poll() is None:
-            server.kill()
+            os.killpg(server.pid, signal.SIGKILL)
             server.wait(10)
     total = sum(len(a) for a in acked.values())
     assert total >= 150, "the writers should have been acknowledged before the kill"

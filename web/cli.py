@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import signal
+import socket
+import subprocess
 import sys
 import threading
+import time
 from types import FrameType
 from typing import Any
 
@@ -22,9 +26,16 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--host", default=None,
                         help="address to bind (default 0.0.0.0: every interface)")
     parser.add_argument("--port", type=int, default=None, help="TCP port (default 8000)")
-    parser.add_argument("--database", default=None, help="SQLite file (default: instance folder)")
+    parser.add_argument("--database", default=None,
+                        help="SQLite file (default: instance folder), or a postgresql:// "
+                             "address (default: SCOREKEEPER_DATABASE_URL when set)")
     parser.add_argument("--threads", type=int, default=None,
                         help="worker threads = most open pages at once (default 400)")
+    parser.add_argument("--workers", type=positive, default=1, metavar="N",
+                        help="serve from N processes sharing the port (PostgreSQL only: live "
+                             "updates reach every process through LISTEN/NOTIFY)")
+    # one of --workers N processes: the parent's pid (set by the parent, not by people)
+    parser.add_argument("--worker-of", type=int, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--board", default=None, metavar="PORT|auto|sim",
                         help="drive an LED peg board: a serial port, the first found (auto), "
                              "or the simulator (sim)")
@@ -36,6 +47,36 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--board-table", default=None, metavar="TABLE_ID",
                         help="the table the board shows (default: the newest table)")
     parser.set_defaults(handler=serve)
+
+
+def positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
+    return value
+
+
+class WorkersNeedPostgresError(ValueError):
+    """``--workers`` above 1 over a SQLite file."""
+
+
+def database_kind(database: str) -> str:
+    """``sqlite`` or ``postgresql``, for a SQLite path or a database address."""
+    from web.store.database import engine_url
+
+    return engine_url(database).get_backend_name()
+
+
+def check_workers(workers: int, database: str) -> None:
+    if workers > 1 and database_kind(database) != "postgresql":
+        raise WorkersNeedPostgresError(
+            f"--workers {workers} needs PostgreSQL: a SQLite file is served by one process. "
+            "Set SCOREKEEPER_DATABASE_URL=postgresql://USER@HOST/DATABASE (or --database "
+            "postgresql://...), or leave out --workers")
 
 
 def start_board_hooks(app: Any, spec: str) -> None:
@@ -57,13 +98,12 @@ def start_board_hooks(app: Any, spec: str) -> None:
             print(f"warning: LED board link failed to start: {exc}", file=sys.stderr)
 
 
-def serve(args: argparse.Namespace) -> int:
-    from web import create_app
-    from web.server import bound_port, make_server
-
+def app_config(args: argparse.Namespace) -> dict[str, Any]:
+    """The app's config from the command line (over the ``SCOREKEEPER_*`` variables)."""
     config: dict[str, Any] = {}
     if args.database:
         config["DATABASE"] = args.database
+        config["DATABASE_URL"] = None  # the command line wins over the variable
     if args.host:
         config["HOST"] = args.host
     if args.port is not None:
@@ -74,9 +114,42 @@ def serve(args: argparse.Namespace) -> int:
     for key in ("board_mode", "board_layout", "board_table"):
         if getattr(args, key):
             config[key.upper()] = getattr(args, key)
-    app = create_app(config)
+    return config
+
+
+def serve(args: argparse.Namespace) -> int:
+    from web import create_app
+
+    if args.workers > 1:
+        return serve_workers(args)
+    app = create_app(app_config(args))
+    return serve_app(app, args, worker_of=args.worker_of)
+
+
+def banner(host: str, port: int, database: str) -> None:
+    shown = lan_address() if host in ("0.0.0.0", "::", "") else host
+    url = f"http://{shown}:{port}/"
+    print(f"Toss Scorekeeper is serving on {url}  (database {database})")
+    print("Open it on the keeper's tablet, or scan:")
+    print(qr_text(url), flush=True)
+
+
+def shown_database(database: str) -> str:
+    """The database for the banner, without a password."""
+    if "://" not in database:
+        return database
+    from web.store.database import engine_url
+
+    return engine_url(database).render_as_string(hide_password=True)
+
+
+def serve_app(app: Any, args: argparse.Namespace, worker_of: int | None = None) -> int:
+    """Serve ``app`` until SIGTERM or SIGINT (or, for one of several workers, until the
+    parent process is gone)."""
+    from web.server import bound_port, make_server
 
     server = make_server(app, app.config["HOST"], int(app.config["PORT"]))
+    server.reuse_port = worker_of is not None  # the workers share one port
     store = app.extensions["scorekeeper.store"]
 
     def shutdown() -> None:
@@ -89,13 +162,11 @@ def serve(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     server.prepare()
-    port = bound_port(server)
-    host = app.config["HOST"]
-    shown = lan_address() if host in ("0.0.0.0", "::", "") else host
-    url = f"http://{shown}:{port}/"
-    print(f"Toss Scorekeeper is serving on {url}  (database {app.config['DATABASE']})")
-    print("Open it on the keeper's tablet, or scan:")
-    print(qr_text(url), flush=True)
+    if worker_of is None:
+        banner(app.config["HOST"], bound_port(server), shown_database(app.config["DATABASE"]))
+    else:
+        threading.Thread(target=follow_parent, args=(worker_of, shutdown), daemon=True,
+                         name="follow-parent").start()
     if args.board:
         start_board_hooks(app, args.board)
 
@@ -104,5 +175,79 @@ def serve(args: argparse.Namespace) -> int:
     finally:
         shutdown()
         store.close()
-    print("Toss Scorekeeper stopped.", flush=True)
+    if worker_of is None:
+        print("Toss Scorekeeper stopped.", flush=True)
     return 0
+
+
+def follow_parent(parent: int, shutdown: Any) -> None:
+    """Stop this worker once the process that started it is gone (even killed)."""
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    shutdown()
+
+
+def free_port(host: str) -> int:
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.bind((host, 0))
+        return int(probe.getsockname()[1])
+
+
+def serve_workers(args: argparse.Namespace) -> int:
+    """Start ``--workers`` processes that share the port (SO_REUSEPORT: the kernel spreads
+    the connections) and stop them together."""
+    from web import create_app
+    from web.config import from_environment
+
+    config = {**from_environment(), **app_config(args)}
+    try:
+        check_workers(args.workers, config.get("DATABASE_URL") or config.get("DATABASE") or "")
+    except WorkersNeedPostgresError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    app = create_app(config)  # migrates the schema once, before the workers start
+    database, host = app.config["DATABASE"], app.config["HOST"]
+    app.extensions["scorekeeper.store"].close()
+    port = int(app.config["PORT"]) or free_port(host)
+    command = [sys.executable, "-m", "scorekeeper", "serve", "--host", host, "--port", str(port),
+               "--worker-of", str(os.getpid())]
+    if args.threads:
+        command += ["--threads", str(args.threads)]
+    # the address travels in the environment, not on the command line where ps shows it
+    environ = {**os.environ, "SCOREKEEPER_DATABASE_URL": database}
+    workers = [subprocess.Popen(command, env=environ) for _ in range(args.workers)]
+    stopping = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stopping.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    wait_for_port(host, port, workers)
+    banner(host, port, f"{shown_database(database)}, {args.workers} processes")
+    code = 0
+    while not stopping.wait(0.2):
+        ended = [w for w in workers if w.poll() is not None]
+        if ended:
+            code = ended[0].returncode or 1
+            print(f"a worker stopped (exit {code}): stopping the others", file=sys.stderr)
+            break
+    for worker in workers:
+        if worker.poll() is None:
+            worker.terminate()
+    for worker in workers:
+        worker.wait()
+    print("Toss Scorekeeper stopped.", flush=True)
+    return code
+
+
+def wait_for_port(host: str, port: int, workers: list[subprocess.Popen[bytes]]) -> None:
+    """Return once the port accepts connections (or a worker has stopped)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and all(w.poll() is None for w in workers):
+        try:
+            socket.create_connection((host if host not in ("0.0.0.0", "::", "") else "127.0.0.1",
+                                      port), timeout=0.5).close()
+            return
+        except OSError:
+            time.sleep(0.1)
