@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -74,28 +74,34 @@ def head_revision() -> str | None:
 
 
 class Database:
-    """The engine, the write transaction and, for SQLite, the one-writer-at-a-time lock."""
+    """The engine, and the connections the store writes and reads through.
+
+    SQLite has one writer at a time, so this process keeps one connection to the file and
+    takes turns on it (a lock): no time lost polling the file lock, nothing to check out per
+    query. PostgreSQL takes many writers at once: each query checks a connection out of the
+    pool, and reads run without a transaction of their own (autocommit).
+    """
 
     def __init__(self, database: str | Path, synchronous: str = "FULL") -> None:
         if synchronous.upper() not in SYNCHRONOUS_MODES:
             raise ValueError(f"synchronous must be one of {', '.join(SYNCHRONOUS_MODES)}")
         self.url = engine_url(database)
         self.kind = self.url.get_backend_name()
-        self.engine = (self._sqlite(synchronous.upper()) if self.kind == "sqlite"
-                       else self._postgresql())
-        # SQLite has one writer at a time: writers of this process queue here rather than
-        # polling the file lock. A memory database is one connection, so readers queue too.
-        self._write_lock = threading.RLock()
-        self._read_lock: Any = self._write_lock if self._memory else nullcontext()
+        self._lock = threading.RLock()
+        self._writing = False
+        self._shared: Connection | None = None
+        if self.kind == "sqlite":
+            self.engine = self._sqlite(synchronous.upper())
+            self._shared = self.engine.connect()
+            self._reader = self.engine
+        else:
+            self.engine = self._postgresql()
+            self._reader = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         self.migrate()
 
     @property
     def is_postgresql(self) -> bool:
         return self.kind == "postgresql"
-
-    @property
-    def _memory(self) -> bool:
-        return self.kind == "sqlite" and self.url.database in (None, "", ":memory:")
 
     def _sqlite(self, synchronous: str) -> Engine:
         memory = self.url.database in (None, "", ":memory:")
@@ -103,7 +109,7 @@ class Database:
             Path(str(self.url.database)).parent.mkdir(parents=True, exist_ok=True)
         engine = sa.create_engine(
             self.url, connect_args={"check_same_thread": False, "timeout": 10},
-            **({"poolclass": StaticPool} if memory else {"pool_size": 8, "max_overflow": 64}),
+            **({"poolclass": StaticPool} if memory else {}),
         )
 
         @sa.event.listens_for(engine, "connect")
@@ -115,9 +121,10 @@ class Database:
 
         @sa.event.listens_for(engine, "begin")
         def begin(conn: Connection) -> None:
-            # a write takes the file's write lock at once: no deadlock upgrading a read lock
-            immediate = conn.get_execution_options().get("write", False)
-            conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+            # a write takes the file's write lock at once (no deadlock upgrading a read
+            # lock); a read runs each statement on its own, as SQLite does by default
+            if self._writing or conn is not self._shared:
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
 
         return engine
 
@@ -131,21 +138,35 @@ class Database:
     @contextmanager
     def write(self) -> Iterator[Connection]:
         """One write transaction, committed when the block ends without an exception."""
-        lock = nullcontext() if self.is_postgresql else self._write_lock
-        with lock, self.engine.connect() as conn:
-            conn = conn.execution_options(write=True)
-            with conn.begin():
+        if self._shared is None:
+            with self.engine.begin() as conn:
                 yield conn
+            return
+        with self._lock:
+            self._writing = True
+            try:
+                with self._shared.begin():
+                    yield self._shared
+            finally:
+                self._writing = False
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
-        """A connection for reading (its transaction is rolled back at the end)."""
-        with self._read_lock, self.engine.connect() as conn:
-            yield conn
+        """A connection for reading."""
+        if self._shared is None:
+            with self._reader.connect() as conn:
+                yield conn
+            return
+        with self._lock:
+            try:
+                yield self._shared
+            finally:
+                if self._shared.in_transaction():
+                    self._shared.rollback()
 
-    def rows(self, statement: Any) -> list[sa.Row[Any]]:
+    def rows(self, statement: Any, params: Any = None) -> list[sa.Row[Any]]:
         with self.read() as conn:
-            return list(conn.execute(statement))
+            return list(conn.execute(statement, params))
 
     def migrate(self) -> None:
         """Bring the schema to the newest revision (a no-op when it is there)."""
@@ -187,4 +208,7 @@ class Database:
         return dialect.insert(table).on_conflict_do_nothing()
 
     def dispose(self) -> None:
+        with self._lock:
+            if self._shared is not None:
+                self._shared.close()
         self.engine.dispose()

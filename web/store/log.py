@@ -43,6 +43,19 @@ UNDO_KEEP = 64
 UNDO_SLACK = 64
 
 EVENTS = schema.events
+TABLE_ID: sa.BindParameter[str] = sa.bindparam("table_id", type_=sa.Text)
+# The log's statements, built once (each write and each stream reads them).
+SINCE = (sa.select(EVENTS.c.seq, EVENTS.c.event_json, EVENTS.c.by, EVENTS.c.at)
+         .where(EVENTS.c.table_id == TABLE_ID, EVENTS.c.seq > sa.bindparam("since"))
+         .order_by(EVENTS.c.seq))
+LAST_SEQ = (sa.select(sa.func.coalesce(sa.func.max(EVENTS.c.seq), 0))
+            .where(EVENTS.c.table_id == TABLE_ID))
+LOCK_TABLE = (sa.select(schema.tables.c.id).where(schema.tables.c.id == TABLE_ID)
+              .with_for_update())
+BY_ACTION = (sa.select(EVENTS.c.seq, EVENTS.c.event_json)
+             .where(EVENTS.c.table_id == TABLE_ID,
+                    EVENTS.c.action_id == sa.bindparam("action_id")))
+INSERT = EVENTS.insert()
 
 
 def new_token() -> str:
@@ -184,10 +197,7 @@ class LogStore:
             table.messages.popitem(last=False)
 
     def _logged_events(self, table_id: str, since: int = 0) -> Iterator[tuple[int, Any]]:
-        rows = self.db.rows(sa.select(EVENTS.c.seq, EVENTS.c.event_json)
-                            .where(EVENTS.c.table_id == table_id, EVENTS.c.seq > since)
-                            .order_by(EVENTS.c.seq))
-        for row in rows:
+        for row in self.db.rows(SINCE, {"table_id": table_id, "since": since}):
             yield row.seq, json.loads(row.event_json)
 
     def _full_state(self, table: Table) -> tables.State:
@@ -306,24 +316,20 @@ class LogStore:
         """Append row ``seq`` in one transaction, or :class:`_Behind` if another process
         wrote first; on PostgreSQL the other processes hear of it once it commits."""
         with self.db.write() as conn:
+            key = {"table_id": table.id}
             if self.db.is_postgresql:  # writers of one table queue on its row
-                conn.execute(sa.select(schema.tables.c.id)
-                             .where(schema.tables.c.id == table.id).with_for_update())
-            stored = conn.execute(sa.select(sa.func.coalesce(sa.func.max(EVENTS.c.seq), 0))
-                                  .where(EVENTS.c.table_id == table.id)).scalar_one()
-            if stored != table.seq:
+                conn.execute(LOCK_TABLE, key)
+            if conn.execute(LAST_SEQ, key).scalar_one() != table.seq:
                 raise _Behind()
-            conn.execute(EVENTS.insert().values(table_id=table.id, seq=seq, event_json=event_text,
-                                                by=by, at=time.time(), action_id=action_id))
+            conn.execute(INSERT, {"table_id": table.id, "seq": seq, "event_json": event_text,
+                                  "by": by, "at": time.time(), "action_id": action_id})
             self.fanout.announce(conn, table.id, live.EVENTS, seq)
 
     def check_repeat(self, table: Table, action_id: Any) -> None:
         """Raise :class:`RepeatedActionError` when ``action_id`` is already in the log."""
         if check_action_id(action_id) is None:
             return
-        rows = self.db.rows(sa.select(EVENTS.c.seq, EVENTS.c.event_json)
-                            .where(EVENTS.c.table_id == table.id,
-                                   EVENTS.c.action_id == action_id))
+        rows = self.db.rows(BY_ACTION, {"table_id": table.id, "action_id": action_id})
         if rows:
             if rows[0].seq > table.seq:
                 self.catch_up(table)
@@ -337,10 +343,7 @@ class LogStore:
 
     def events(self, table: Table, since: int = 0) -> list[dict[str, Any]]:
         """The log with who entered each event and when."""
-        rows = self.db.rows(sa.select(EVENTS.c.seq, EVENTS.c.event_json, EVENTS.c.by,
-                                      EVENTS.c.at)
-                            .where(EVENTS.c.table_id == table.id, EVENTS.c.seq > since)
-                            .order_by(EVENTS.c.seq))
+        rows = self.db.rows(SINCE, {"table_id": table.id, "since": since})
         return [{"seq": r.seq, "by": r.by, "at": r.at, "event": json.loads(r.event_json)}
                 for r in rows]
 

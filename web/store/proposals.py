@@ -18,6 +18,15 @@ from web.store.table import Table
 
 PROPOSALS, CONFIRMATIONS = schema.proposals, schema.confirmations
 PROFILES, CARDS = schema.deck_profiles, schema.deck_cards
+TABLE_ID: sa.BindParameter[str] = sa.bindparam("table_id", type_=sa.Text)
+# The side information's statements, built once (each stream reads them on a change).
+PENDING = (sa.select(PROPOSALS).where(PROPOSALS.c.table_id == TABLE_ID,
+                                      PROPOSALS.c.status == "pending").order_by(PROPOSALS.c.id))
+CONFIRMED = (sa.select(CONFIRMATIONS.c.hand_no, CONFIRMATIONS.c.player)
+             .where(CONFIRMATIONS.c.table_id == TABLE_ID).order_by(CONFIRMATIONS.c.at))
+WAITING = (sa.select(REQUESTS.c.id, REQUESTS.c.player, REQUESTS.c.created_at)
+           .where(REQUESTS.c.table_id == TABLE_ID, REQUESTS.c.status == "pending")
+           .order_by(REQUESTS.c.id))
 #: Largest id a row can have on both databases (PostgreSQL's INTEGER).
 MAX_ID = 2**31 - 1
 
@@ -97,18 +106,11 @@ class ProposalStore(SeatStore):
 
     def meta(self, table: Table) -> dict[str, Any]:
         """What the pages show beside the game state: seats, proposals, confirmations, board."""
+        key = {"table_id": table.id}
         with self.db.read() as conn:
-            pending = list(conn.execute(
-                sa.select(PROPOSALS).where(PROPOSALS.c.table_id == table.id,
-                                           PROPOSALS.c.status == "pending")
-                .order_by(PROPOSALS.c.id)))
-            confirmations = list(conn.execute(
-                sa.select(CONFIRMATIONS.c.hand_no, CONFIRMATIONS.c.player)
-                .where(CONFIRMATIONS.c.table_id == table.id).order_by(CONFIRMATIONS.c.at)))
-            requests = list(conn.execute(
-                sa.select(REQUESTS.c.id, REQUESTS.c.player, REQUESTS.c.created_at)
-                .where(REQUESTS.c.table_id == table.id, REQUESTS.c.status == "pending")
-                .order_by(REQUESTS.c.id)))
+            pending = list(conn.execute(PENDING, key))
+            confirmations = list(conn.execute(CONFIRMED, key))
+            requests = list(conn.execute(WAITING, key))
         confirmed: dict[str, list[str]] = {}
         for row in confirmations:
             confirmed.setdefault(str(row.hand_no), []).append(row.player)
