@@ -50,7 +50,8 @@ ROOM_DISPLAYS = 3
 def start_server(database: str, port: int, workers: int, threads: int) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "scorekeeper", "serve", "--host", HOST, "--port", str(port),
                "--database", database, "--threads", str(threads), "--workers", str(workers)]
-    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+    log = open(os.environ.get("CLUB_BENCH_SERVER_LOG", os.devnull), "ab")  # noqa: SIM115
+    server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
                               start_new_session=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -75,12 +76,18 @@ def process_tree(pid: int) -> list[int]:
     return out
 
 
-def tree_cpu(pids: list[int]) -> float:
-    total = 0.0
-    for pid in pids:
+def tree_cpu(root: int | None) -> dict[int, float]:
+    """CPU seconds so far of ``root`` and each of its descendants, by pid."""
+    out: dict[int, float] = {}
+    for pid in process_tree(root) if root else []:
         with contextlib.suppress(OSError):
-            total += cpu_seconds(pid)
-    return total
+            out[pid] = cpu_seconds(pid)
+    return out
+
+
+def used(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU seconds used between two readings (a process started meanwhile counts whole)."""
+    return sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items())
 
 
 async def club(port: int, tables: int, pages: int, events: int,
@@ -114,16 +121,16 @@ async def club(port: int, tables: int, pages: int, events: int,
 
 
 def measure(label: str, database: str, workers: int, args: argparse.Namespace,
-            postgres_pids: list[int]) -> None:
+            postmaster: int | None) -> None:
     port = free_port()
     server = start_server(database, port, workers, args.threads)
     try:
-        pids = process_tree(server.pid)
-        before, pg_before = tree_cpu(pids), tree_cpu(postgres_pids)
+        before, pg_before = tree_cpu(server.pid), tree_cpu(postmaster)
         result = asyncio.run(club(port, args.tables, args.pages, args.events,
                                   args.rate or None))
-        server_cpu, pg_cpu = tree_cpu(pids) - before, tree_cpu(postgres_pids) - pg_before
-        pg = f", PostgreSQL {pg_cpu:.1f}" if postgres_pids else ""
+        server_cpu = used(before, tree_cpu(server.pid))
+        pg_cpu = used(pg_before, tree_cpu(postmaster))
+        pg = f", PostgreSQL {pg_cpu:.1f}" if postmaster else ""
         print(f"{label}: {result['streams']:.0f} streams, {result['events']:.0f} events: "
               f"delivery p50 {result['p50']:.1f} ms, p99 {result['p99']:.1f} ms, max "
               f"{result['max']:.1f} ms; committed {result['events_per_s']:.0f} events/s; "
@@ -153,19 +160,17 @@ def main() -> int:
           f"streams), {args.events} events per table at "
           f"{args.rate or 'full'} events/s per table; {os.cpu_count()} CPUs")
     server = None
-    url, postgres_pids = args.postgres, []
+    url, postmaster = args.postgres, None
     if url is None:
         from tests import pgserver
 
         server = pgserver.start()
         url = server.create_database()
-        pid = int((server.data / "postmaster.pid").read_text().split()[0])
-        postgres_pids = process_tree(pid)
+        postmaster = int((server.data / "postmaster.pid").read_text().split()[0])
     try:
-        measure(f"PostgreSQL, {args.workers} processes", url, args.workers, args,
-                postgres_pids if server else [])
+        measure(f"PostgreSQL, {args.workers} processes", url, args.workers, args, postmaster)
         with tempfile.TemporaryDirectory() as tmp:
-            measure("SQLite, 1 process", str(Path(tmp) / "club.sqlite"), 1, args, [])
+            measure("SQLite, 1 process", str(Path(tmp) / "club.sqlite"), 1, args, None)
     finally:
         if server is not None:
             server.stop()

@@ -150,6 +150,9 @@ def serve_app(app: Any, args: argparse.Namespace, worker_of: int | None = None) 
 
     server = make_server(app, app.config["HOST"], int(app.config["PORT"]))
     server.reuse_port = worker_of is not None  # the workers share one port
+    # every tablet and phone at every table may keep its connection open between writes
+    # (cheroot closes idle ones beyond 10 by default, and the next write finds it gone)
+    server.keep_alive_conn_limit = int(app.config["THREADS"])
     store = app.extensions["scorekeeper.store"]
 
     def shutdown() -> None:

@@ -130,7 +130,7 @@ class Database:
 
     def _postgresql(self) -> Engine:
         return sa.create_engine(
-            self.url, pool_size=16, max_overflow=64, pool_pre_ping=True,
+            self.url, pool_size=16, max_overflow=64,
             # every COMMIT waits for its WAL flush, whatever the server's default
             connect_args={"options": "-c synchronous_commit=on"},
         )

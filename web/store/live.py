@@ -31,6 +31,8 @@ CHANNEL = "scorekeeper_tables"
 #: A note about the log (new events) or about the side information (seats, proposals...).
 EVENTS, META = "events", "meta"
 
+NOTIFY = sa.text("SELECT pg_notify(:channel, :payload)")
+
 log = logging.getLogger(__name__)
 
 
@@ -76,24 +78,37 @@ def meta_changed(table: Table) -> None:
         table.cond.notify_all()
 
 
+#: A note carries its event when it fits (NOTIFY payloads stop short of 8000 bytes).
+EVENT_IN_NOTE = 7000
+
+
 @dataclass(frozen=True)
 class Note:
-    """What a process tells the others: table ``table_id`` has news of ``kind`` at ``seq``."""
+    """What a process tells the others: table ``table_id`` has news of ``kind`` at ``seq``,
+    with the event's JSON text when it is one event that fits (else the log is read)."""
 
     table_id: str
     kind: str
     seq: int
     origin: str
+    event: str | None = None
 
     def encode(self) -> str:
-        return json.dumps({"t": self.table_id, "k": self.kind, "s": self.seq, "o": self.origin})
+        data = {"t": self.table_id, "k": self.kind, "s": self.seq, "o": self.origin}
+        text = json.dumps(data)
+        if self.event is not None and len(text) + len(self.event) < EVENT_IN_NOTE:
+            text = text[:-1] + ', "e": ' + self.event + "}"
+        return text
 
     @classmethod
     def decode(cls, text: str) -> Note | None:
         try:
             data = json.loads(text)
-            return cls(str(data["t"]), str(data["k"]), int(data["s"]), str(data["o"]))
-        except (ValueError, KeyError, TypeError):
+            event = data.get("e")
+            return cls(str(data["t"]), str(data["k"]), int(data["s"]), str(data["o"]),
+                       None if event is None else json.dumps(event, ensure_ascii=False,
+                                                             separators=(",", ":")))
+        except (ValueError, KeyError, TypeError, AttributeError):
             return None
 
 
@@ -112,13 +127,13 @@ class Fanout:
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
 
-    def announce(self, conn: Connection, table_id: str, kind: str, seq: int) -> None:
+    def announce(self, conn: Connection, table_id: str, kind: str, seq: int,
+                 event: str | None = None) -> None:
         """Send a note inside the write's transaction (it leaves on commit)."""
         if self.url is None:
             return
-        conn.execute(sa.text("SELECT pg_notify(:channel, :payload)"),
-                     {"channel": CHANNEL,
-                      "payload": Note(table_id, kind, seq, self.origin).encode()})
+        conn.execute(NOTIFY, {"channel": CHANNEL,
+                              "payload": Note(table_id, kind, seq, self.origin, event).encode()})
 
     def start(self) -> None:
         """Start listening (PostgreSQL only); returns once the first LISTEN is in place."""

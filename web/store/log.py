@@ -50,8 +50,9 @@ SINCE = (sa.select(EVENTS.c.seq, EVENTS.c.event_json, EVENTS.c.by, EVENTS.c.at)
          .order_by(EVENTS.c.seq))
 LAST_SEQ = (sa.select(sa.func.coalesce(sa.func.max(EVENTS.c.seq), 0))
             .where(EVENTS.c.table_id == TABLE_ID))
-LOCK_TABLE = (sa.select(schema.tables.c.id).where(schema.tables.c.id == TABLE_ID)
-              .with_for_update())
+#: PostgreSQL: lock the table's row (its writers queue on it) and read its last seq at once.
+LOCKED_LAST_SEQ = (sa.select(LAST_SEQ.scalar_subquery())
+                   .where(schema.tables.c.id == TABLE_ID).with_for_update())
 BY_ACTION = (sa.select(EVENTS.c.seq, EVENTS.c.event_json)
              .where(EVENTS.c.table_id == TABLE_ID,
                     EVENTS.c.action_id == sa.bindparam("action_id")))
@@ -216,10 +217,15 @@ class LogStore:
 
     # -- other processes' writes (PostgreSQL) ------------------------------------------
 
-    def catch_up(self, table: Table) -> None:
-        """Fold in the events other processes appended since this one last looked."""
+    def catch_up(self, table: Table, note: live.Note | None = None) -> None:
+        """Fold in the events other processes appended since this one last looked (the
+        note's own event when it is the next one, else from the log)."""
         with table.write_lock:
-            for seq, event in self._logged_events(table.id, table.seq):
+            if note is not None and note.event is not None and note.seq == table.seq + 1:
+                events: Any = [(note.seq, json.loads(note.event))]
+            else:
+                events = self._logged_events(table.id, table.seq)
+            for seq, event in events:
                 state = self._apply(table, event)
                 state_json = state.to_json()
                 message = live.state_message(seq, compact(state_json), compact(event))
@@ -243,7 +249,7 @@ class LogStore:
             t for t in [self._tables.get(note.table_id)] if t is not None]
         for table in held:
             if note is None or (note.kind == live.EVENTS and note.seq > table.seq):
-                self.catch_up(table)
+                self.catch_up(table, note)
             if note is None or note.kind == live.META:
                 self.reload_meta(table)
 
@@ -316,14 +322,12 @@ class LogStore:
         """Append row ``seq`` in one transaction, or :class:`_Behind` if another process
         wrote first; on PostgreSQL the other processes hear of it once it commits."""
         with self.db.write() as conn:
-            key = {"table_id": table.id}
-            if self.db.is_postgresql:  # writers of one table queue on its row
-                conn.execute(LOCK_TABLE, key)
-            if conn.execute(LAST_SEQ, key).scalar_one() != table.seq:
+            last = LOCKED_LAST_SEQ if self.db.is_postgresql else LAST_SEQ
+            if conn.execute(last, {"table_id": table.id}).scalar_one() != table.seq:
                 raise _Behind()
             conn.execute(INSERT, {"table_id": table.id, "seq": seq, "event_json": event_text,
                                   "by": by, "at": time.time(), "action_id": action_id})
-            self.fanout.announce(conn, table.id, live.EVENTS, seq)
+            self.fanout.announce(conn, table.id, live.EVENTS, seq, event_text)
 
     def check_repeat(self, table: Table, action_id: Any) -> None:
         """Raise :class:`RepeatedActionError` when ``action_id`` is already in the log."""
