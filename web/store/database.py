@@ -124,7 +124,8 @@ class Database:
             # a write takes the file's write lock at once (no deadlock upgrading a read
             # lock); a read runs each statement on its own, as SQLite does by default
             if self._writing or conn is not self._shared:
-                conn.exec_driver_sql("BEGIN IMMEDIATE")
+                driver: Any = conn.connection.driver_connection
+                driver.execute("BEGIN IMMEDIATE")
 
         return engine
 

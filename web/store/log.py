@@ -7,8 +7,10 @@ folds it from the log the first time a table is used after a start, and brings i
 from the log when another process wrote (PostgreSQL).
 
 A write reads top to bottom in :meth:`LogStore.append_encoded`: the repeat check, the stale
-check, the rules, then one transaction that locks the table's log, checks nobody else wrote,
-inserts the row and tells the other processes; the 201 is sent only after it committed.
+check, the rules, then one transaction that inserts the row and tells the other processes; the
+201 is sent only after it committed. The log's key (table, seq) is the arbiter between
+processes: of two writes of the same update, the second fails and is answered as stale (or as
+a repeat, when it carried the same action id).
 """
 
 from __future__ import annotations
@@ -48,11 +50,6 @@ TABLE_ID: sa.BindParameter[str] = sa.bindparam("table_id", type_=sa.Text)
 SINCE = (sa.select(EVENTS.c.seq, EVENTS.c.event_json, EVENTS.c.by, EVENTS.c.at)
          .where(EVENTS.c.table_id == TABLE_ID, EVENTS.c.seq > sa.bindparam("since"))
          .order_by(EVENTS.c.seq))
-LAST_SEQ = (sa.select(sa.func.coalesce(sa.func.max(EVENTS.c.seq), 0))
-            .where(EVENTS.c.table_id == TABLE_ID))
-#: PostgreSQL: lock the table's row (its writers queue on it) and read its last seq at once.
-LOCKED_LAST_SEQ = (sa.select(LAST_SEQ.scalar_subquery())
-                   .where(schema.tables.c.id == TABLE_ID).with_for_update())
 BY_ACTION = (sa.select(EVENTS.c.seq, EVENTS.c.event_json)
              .where(EVENTS.c.table_id == TABLE_ID,
                     EVENTS.c.action_id == sa.bindparam("action_id")))
@@ -89,10 +86,6 @@ def trim_undo_chain(state: tables.State) -> Any:
     # the states are frozen for their readers; the store owns this chain and frees its tail
     object.__setattr__(node, "previous", None)
     return node
-
-
-class _Behind(Exception):
-    """Inside a write: another process appended to this table since this one last looked."""
 
 
 class LogStore:
@@ -309,7 +302,7 @@ class LogStore:
             state_text, event_text = compact(state_json), compact(event)
             try:
                 self._insert(table, seq, event_text, by, action_id)
-            except (_Behind, sa.exc.IntegrityError):
+            except sa.exc.IntegrityError:  # another process stored this update (or action)
                 self.catch_up(table)
                 self.check_repeat(table, action_id)
                 raise self._stale(table, base_seq) from None
@@ -319,12 +312,10 @@ class LogStore:
 
     def _insert(self, table: Table, seq: int, event_text: str, by: str,
                 action_id: str | None) -> None:
-        """Append row ``seq`` in one transaction, or :class:`_Behind` if another process
-        wrote first; on PostgreSQL the other processes hear of it once it commits."""
+        """Append row ``seq`` in one transaction; on PostgreSQL the other processes hear of it
+        once it commits. The log's key (table, seq) holds one row per update, so when another
+        process stored update ``seq`` first this raises IntegrityError and stores nothing."""
         with self.db.write() as conn:
-            last = LOCKED_LAST_SEQ if self.db.is_postgresql else LAST_SEQ
-            if conn.execute(last, {"table_id": table.id}).scalar_one() != table.seq:
-                raise _Behind()
             conn.execute(INSERT, {"table_id": table.id, "seq": seq, "event_json": event_text,
                                   "by": by, "at": time.time(), "action_id": action_id})
             self.fanout.announce(conn, table.id, live.EVENTS, seq, event_text)
