@@ -8,16 +8,120 @@ connections wait in its selector, not in a thread.
 
 from __future__ import annotations
 
+import io
+import socket
 import sys
 import threading
+import time
+from collections import Counter
 from typing import Any
 
+from cheroot import server as cheroot_server
 from cheroot import wsgi
+from cheroot.makefile import StreamReader
 from flask import Flask
 
 #: Per-thread stack: hundreds of mostly idle stream threads stay light on a Raspberry Pi.
 THREAD_STACK_BYTES = 1024 * 1024
 SWITCH_INTERVAL = 0.001
+#: A request's line and headers must arrive within this many seconds (else 408)...
+HEAD_SECONDS = 10.0
+#: ...and its body within this many more, plus one second per BODY_MIN_RATE bytes.
+BODY_SECONDS = 10.0
+BODY_MIN_RATE = 32 * 1024
+#: Requests one client address may have half-sent at once (headers or body still arriving);
+#: more are answered 503 at once, so slow senders cannot take every worker thread.
+PER_ADDRESS_HALF_SENT = 8
+
+
+class DeadlineSocketIO(socket.SocketIO):
+    """A socket reader that times out at ``deadline`` however slowly the bytes trickle in."""
+
+    deadline: float | None = None
+    base_timeout: float | None = None
+
+    def readinto(self, b: Any) -> int | None:
+        if self.deadline is None:
+            return super().readinto(b)
+        remaining = self.deadline - time.monotonic()
+        if remaining <= 0:
+            raise TimeoutError("timed out")  # cheroot answers 408 Request Timeout
+        sock = self._sock  # type: ignore[attr-defined]
+        base = sock.gettimeout()
+        sock.settimeout(remaining if base is None else min(remaining, base))
+        try:
+            return super().readinto(b)
+        finally:
+            sock.settimeout(base)
+
+
+class DeadlineReader(StreamReader):
+    """cheroot's socket reader over :class:`DeadlineSocketIO`."""
+
+    def __init__(self, sock: socket.socket, bufsize: int = io.DEFAULT_BUFFER_SIZE) -> None:
+        super(StreamReader, self).__init__(DeadlineSocketIO(sock, "r"), bufsize)
+        self.bytes_read = 0
+
+
+class HalfSent:
+    """Counts the requests each client address has half-sent."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.counts: Counter[str] = Counter()
+        self.lock = threading.Lock()
+
+    def enter(self, address: str) -> bool:
+        with self.lock:
+            if self.counts[address] >= self.limit:
+                return False
+            self.counts[address] += 1
+            return True
+
+    def leave(self, address: str) -> None:
+        with self.lock:
+            self.counts[address] -= 1
+            if self.counts[address] <= 0:
+                del self.counts[address]
+
+
+class GuardedRequest(cheroot_server.HTTPRequest):
+    """A request whose head and body must arrive in time, a few at once per address."""
+
+    def parse_request(self) -> None:
+        conn: Any = self.conn
+        raw: DeadlineSocketIO = conn.rfile.raw
+        half_sent: HalfSent = conn.server.half_sent
+        address = str(conn.remote_addr or "")
+        if not half_sent.enter(address):
+            self.simple_response("503 Service Unavailable",
+                                 "too many unfinished requests from this address")
+            self.close_connection = True
+            return
+        raw.deadline = time.monotonic() + HEAD_SECONDS
+        try:
+            super().parse_request()
+        finally:
+            half_sent.leave(address)
+        length = self.inheaders.get(b"Content-Length", b"0")
+        size = int(length) if length.isdigit() else 64 * 1024
+        raw.deadline = time.monotonic() + BODY_SECONDS + size / BODY_MIN_RATE
+
+    def respond(self) -> None:
+        try:
+            super().respond()
+        finally:
+            self.conn.rfile.raw.deadline = None  # type: ignore[attr-defined]
+
+
+class GuardedConnection(cheroot_server.HTTPConnection):
+    """A connection read through :class:`DeadlineReader`."""
+
+    RequestHandlerClass = GuardedRequest
+
+    def __init__(self, server: Any, sock: socket.socket, *args: Any, **kwargs: Any) -> None:
+        super().__init__(server, sock, *args, **kwargs)
+        self.rfile = DeadlineReader(sock, self.rbufsize)
 
 
 def make_server(app: Flask, host: str, port: int, threads: int | None = None) -> wsgi.Server:
@@ -27,11 +131,14 @@ def make_server(app: Flask, host: str, port: int, threads: int | None = None) ->
     # interval (5 ms by default): a shorter one keeps writes quick while pages are open.
     sys.setswitchinterval(SWITCH_INTERVAL)
     numthreads = threads or int(app.config.get("THREADS", 400))
-    return wsgi.Server(
+    server = wsgi.Server(
         (host, port), app, numthreads=numthreads, max=numthreads,
         request_queue_size=256, timeout=30, shutdown_timeout=3,
         server_name="toss-scorekeeper",
     )
+    server.ConnectionClass = GuardedConnection
+    server.half_sent = HalfSent(PER_ADDRESS_HALF_SENT)  # type: ignore[attr-defined]
+    return server
 
 
 def bound_port(server: wsgi.Server) -> int:
