@@ -56,6 +56,12 @@ class UnsupportedMediaError(StoreError):
     status = 415
 
 
+class BodyTooLargeError(StoreError):
+    """A body over the app's limit (one sent without Content-Length is cut at the limit)."""
+
+    status = 413
+
+
 class CrossSiteError(StoreError):
     """A write from a page that is not one of this app's own."""
 
@@ -123,6 +129,9 @@ def check_value(value: Any, where: str = "the request", depth: int = 0) -> None:
 def json_body(allowed: Iterable[str] | None = None, example: str = "") -> dict[str, Any]:
     """The request's JSON object, checked at the edge (see the module's docstring)."""
     raw = request.get_data(cache=True)  # a body over the limit raises 413 here
+    limit = request.max_content_length
+    if request.content_length is None and limit is not None and len(raw) >= limit:
+        raise BodyTooLargeError(f"the request body is too large: at most {limit // 1024} KiB")
     if request.mimetype != "application/json":
         shown = request.mimetype or "no Content-Type"
         raise UnsupportedMediaError(f"send the body as JSON with Content-Type: application/json "
