@@ -18,10 +18,16 @@ from scorekeeper.games import GAMES, GameError
 from scorekeeper.pegboard import PEG_COLOURS
 from scorekeeper.rulesets import TossOptions
 from web.auth import get_store, require, role_for, set_token_cookie
-from web.edge import BadInputError, NUMBER_LIMIT, check_fields, clean_name, json_body, \
-    limit_table_creation
+from web.edge import (
+    NUMBER_LIMIT,
+    BadInputError,
+    check_fields,
+    clean_name,
+    json_body,
+    limit_table_creation,
+)
 from web.qr import qr_svg
-from web.store import RefusedError, StaleWriteError, StoreError, Table, refusal
+from web.store import RefusedError, StaleWriteError, Table, refusal
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

@@ -111,7 +111,7 @@ class GuardedRequest(cheroot_server.HTTPRequest):
         try:
             super().respond()
         finally:
-            self.conn.rfile.raw.deadline = None  # type: ignore[attr-defined]
+            self.conn.rfile.raw.deadline = None
 
 
 class GuardedConnection(cheroot_server.HTTPConnection):
