@@ -203,9 +203,11 @@ def check_photo(data: bytes) -> None:
     is larger than the pixel limit (a small file may claim a huge image)."""
     from scorekeeper.vision.images import MAX_PIXELS, image_size
 
-    size = image_size(data) if data else None
+    if not data:
+        raise PhotoError("the photo is empty (0 bytes): take or choose the photo again")
+    size = image_size(data)
     if size is None:
-        raise PhotoError("the file is not a photo this app reads: send a JPEG, PNG, WebP or BMP "
+        raise PhotoError("the file is not an image this app reads: send a JPEG, PNG, WebP or BMP "
                          "image (the camera's normal photo)")
     width, height = size
     if width * height > MAX_PIXELS:

@@ -188,7 +188,7 @@ def decode(data: bytes, max_side: int | None = None) -> Photo:
     size = image_size(data)
     if size is None:  # only formats whose header gives the size are decoded (no TIFF bombs)
         raise NotAnImageError(
-            "the file is not a photo this app reads: send a JPEG, PNG, WebP or BMP image"
+            "the file is not an image that can be read (JPEG, PNG, WebP or BMP expected)"
         )
     _check_pixels(*size)
     orientation = exif_orientation(data)
