@@ -8,12 +8,12 @@ connections wait in its selector, not in a thread.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import socket
 import sys
 import threading
 import time
-from collections import Counter
 from typing import Any
 
 from cheroot import server as cheroot_server
@@ -29,9 +29,12 @@ HEAD_SECONDS = 10.0
 #: ...and its body within this many more, plus one second per BODY_MIN_RATE bytes.
 BODY_SECONDS = 10.0
 BODY_MIN_RATE = 32 * 1024
-#: Requests one client address may have half-sent at once (headers or body still arriving);
-#: more are answered 503 at once, so slow senders cannot take every worker thread.
-PER_ADDRESS_HALF_SENT = 8
+#: Requests one client address may have stalled half-sent (headers still arriving after
+#: STALLED_SECONDS) at once; its further requests are answered 503 at once, so slow senders
+#: cannot take every worker thread (a burst of quick requests is never refused).
+PER_ADDRESS_STALLED = 8
+STALLED_SECONDS = 1.0
+REAP_SECONDS = 0.25
 
 
 class DeadlineSocketIO(socket.SocketIO):
@@ -64,25 +67,55 @@ class DeadlineReader(StreamReader):
 
 
 class HalfSent:
-    """Counts the requests each client address has half-sent."""
+    """The requests each client address has half-sent: when each began, and its socket.
 
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.counts: Counter[str] = Counter()
+    A request whose headers are still arriving after ``stalled_after`` seconds is stalled. An
+    address with ``limit`` stalled requests gets 503 for any more at once, and :meth:`reap`
+    (every REAP_SECONDS, on its own thread) closes its stalled requests beyond ``limit``: slow
+    senders cannot keep every worker thread, even when they arrive all at once.
+    """
+
+    def __init__(self, limit: int, stalled_after: float = STALLED_SECONDS) -> None:
+        self.limit, self.stalled_after = limit, stalled_after
+        self.started: dict[str, dict[int, tuple[float, socket.socket]]] = {}
         self.lock = threading.Lock()
+        self.next_key = 0
 
-    def enter(self, address: str) -> bool:
-        with self.lock:
-            if self.counts[address] >= self.limit:
-                return False
-            self.counts[address] += 1
-            return True
+    def _stalled(self, address: str, now: float) -> list[tuple[float, socket.socket]]:
+        started = self.started.get(address, {})
+        return sorted(entry for entry in started.values() if now - entry[0] > self.stalled_after)
 
-    def leave(self, address: str) -> None:
+    def enter(self, address: str, sock: socket.socket) -> int | None:
+        """A key for a new request from ``address``, or None when it has too many stalled."""
+        now = time.monotonic()
         with self.lock:
-            self.counts[address] -= 1
-            if self.counts[address] <= 0:
-                del self.counts[address]
+            if len(self._stalled(address, now)) >= self.limit:
+                return None
+            self.next_key += 1
+            self.started.setdefault(address, {})[self.next_key] = (now, sock)
+            return self.next_key
+
+    def leave(self, address: str, key: int) -> None:
+        with self.lock:
+            started = self.started.get(address, {})
+            started.pop(key, None)
+            if not started:
+                self.started.pop(address, None)
+
+    def reap(self) -> int:
+        """Close each address's stalled requests beyond ``limit``; returns how many."""
+        now = time.monotonic()
+        with self.lock:
+            excess = [sock for address in list(self.started)
+                      for _, sock in self._stalled(address, now)[self.limit:]]
+        for sock in excess:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+        return len(excess)
+
+    def reap_until(self, stop: threading.Event) -> None:
+        while not stop.wait(REAP_SECONDS):
+            self.reap()
 
 
 class GuardedRequest(cheroot_server.HTTPRequest):
@@ -93,7 +126,8 @@ class GuardedRequest(cheroot_server.HTTPRequest):
         raw: DeadlineSocketIO = conn.rfile.raw
         half_sent: HalfSent = conn.server.half_sent
         address = str(conn.remote_addr or "")
-        if not half_sent.enter(address):
+        key = half_sent.enter(address, conn.socket)
+        if key is None:
             self.simple_response("503 Service Unavailable",
                                  "too many unfinished requests from this address")
             self.close_connection = True
@@ -102,7 +136,7 @@ class GuardedRequest(cheroot_server.HTTPRequest):
         try:
             super().parse_request()
         finally:
-            half_sent.leave(address)
+            half_sent.leave(address, key)
         length = self.inheaders.get(b"Content-Length", b"0")
         size = int(length) if length.isdigit() else 64 * 1024
         raw.deadline = time.monotonic() + BODY_SECONDS + size / BODY_MIN_RATE
@@ -137,7 +171,11 @@ def make_server(app: Flask, host: str, port: int, threads: int | None = None) ->
         server_name="toss-scorekeeper",
     )
     server.ConnectionClass = GuardedConnection
-    server.half_sent = HalfSent(PER_ADDRESS_HALF_SENT)  # type: ignore[attr-defined]
+    half_sent = HalfSent(PER_ADDRESS_STALLED)
+    server.half_sent = half_sent  # type: ignore[attr-defined]
+    server.reaper_stop = threading.Event()  # type: ignore[attr-defined]
+    threading.Thread(target=half_sent.reap_until, args=(server.reaper_stop,),  # type: ignore[attr-defined]
+                     name="scorekeeper-reaper", daemon=True).start()
     return server
 
 
@@ -163,4 +201,5 @@ class ServerThread(threading.Thread):
 
     def stop(self) -> None:
         self.app.extensions["scorekeeper.store"].stop_streams()
+        self.server.reaper_stop.set()  # type: ignore[attr-defined]
         self.server.stop()
