@@ -7,7 +7,7 @@ import io
 import json
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
@@ -336,14 +336,35 @@ def events(table_id: str) -> Response:
     return jsonify({"seq": table.seq, "events": get_store().events(table, since)})
 
 
+def encoded_once(table: Table, name: str, build: Callable[[], bytes]) -> bytes:
+    """``build()``'s bytes, made once per state of the table and kept until the next event: a
+    page polling a long table costs the server no encoding."""
+    with table.cond:
+        seq = table.seq
+        cached = table.replies.get(name)
+    if cached is not None and cached[0] == seq:
+        return cached[1]
+    data = build()
+    with table.cond:
+        if table.seq == seq:
+            table.replies[name] = (seq, data)
+    return data
+
+
 @bp.get("/tables/<table_id>/history")
 def history(table_id: str) -> Response:
     table = table_for(table_id)
     role_for(table)
-    state = table.state_json()
-    return jsonify({"seq": table.seq, "hands": state.get("hands", []),
+
+    def build() -> bytes:
+        with table.cond:
+            seq, state = table.seq, table.state_json()
+        document = {"seq": seq, "hands": state.get("hands", []),
                     "boards": state.get("boards", []),
-                    "points": get_store().states_over_time(table)})
+                    "points": get_store().states_over_time(table)[:seq + 1]}
+        return json.dumps(document, separators=(",", ":")).encode()
+
+    return Response(encoded_once(table, "history", build), mimetype="application/json")
 
 
 @bp.get("/tables/<table_id>/export.json")
