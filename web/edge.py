@@ -214,14 +214,20 @@ def content_security_policy(nonce: str) -> str:
     ])
 
 
+#: The policy of everything that is not a page (JSON, streams, files): nothing runs in it.
+NOT_A_PAGE_POLICY = "default-src 'none'; frame-ancestors 'none'"
+
+
 def add_security_headers(response: Response) -> Response:
     """CSP (the page's inline scripts get this response's nonce), framing, sniffing, referrer."""
-    nonce = csp_nonce()
+    policy = NOT_A_PAGE_POLICY
     if response.mimetype == "text/html" and not response.is_streamed:
+        nonce = csp_nonce()
         html = response.get_data()
         response.set_data(_INLINE_SCRIPT.sub(f'<script nonce="{nonce}"'.encode(), html))
+        policy = content_security_policy(nonce)
     headers = response.headers
-    headers.setdefault("Content-Security-Policy", content_security_policy(nonce))
+    headers.setdefault("Content-Security-Policy", policy)
     headers.setdefault("X-Frame-Options", "DENY")
     headers.setdefault("X-Content-Type-Options", "nosniff")
     headers.setdefault("Referrer-Policy", "same-origin")
