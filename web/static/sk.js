@@ -172,15 +172,34 @@ SK.describe = (e) => {
 SK.tickerHTML = (items, n) => items.slice(-n).reverse().map((it) =>
   `<li><span class="seq">#${it.seq}</span>${SK.describe(it.event)}${it.by && it.by !== "keeper" ? ` <span class="muted">(proposed by ${SK.esc(it.by)})</span>` : ""}</li>`).join("");
 
-/* the live stream: state messages (id = seq) and table messages; EventSource resumes with Last-Event-ID */
+/* the live stream: state messages (id = seq) and table messages; EventSource resumes with
+   Last-Event-ID after a dropped connection, and when the server refuses the stream (a 503 when
+   too many pages are open, a restart) the page opens it again after a growing pause (1 s, 2 s,
+   4 s... up to 30 s, with jitter), from the last message it saw. Returns {close()}. */
 SK.live = (tableId, handlers) => {
   const dot = SK.$("#live");
-  const src = new EventSource(`/api/tables/${encodeURIComponent(tableId)}/stream`);
-  src.addEventListener("open", () => { if (dot) dot.classList.add("on"); });
-  src.addEventListener("error", () => { if (dot) dot.classList.remove("on"); });
-  src.addEventListener("state", (m) => handlers.state && handlers.state(JSON.parse(m.data)));
-  src.addEventListener("table", (m) => handlers.table && handlers.table(JSON.parse(m.data)));
-  return src;
+  const live = {source: null, lastId: null, attempts: 0, timer: null, closed: false};
+  const base = `/api/tables/${encodeURIComponent(tableId)}/stream`;
+  const seen = (m) => { if (m.lastEventId) live.lastId = m.lastEventId; };
+  const open = () => {
+    live.timer = null;
+    if (live.closed) return;
+    const url = live.lastId === null ? base : `${base}?last_event_id=${encodeURIComponent(live.lastId)}`;
+    const src = live.source = new EventSource(url);
+    src.addEventListener("open", () => { live.attempts = 0; if (dot) dot.classList.add("on"); });
+    src.addEventListener("error", () => {
+      if (dot) dot.classList.remove("on");
+      if (src.readyState !== EventSource.CLOSED || live.closed || live.timer) return;
+      const pause = Math.min(30000, 1000 * 2 ** live.attempts) * (0.5 + Math.random() / 2);
+      live.attempts = Math.min(live.attempts + 1, 8);
+      live.timer = setTimeout(open, pause);
+    });
+    src.addEventListener("state", (m) => { seen(m); if (handlers.state) handlers.state(JSON.parse(m.data)); });
+    src.addEventListener("table", (m) => { seen(m); if (handlers.table) handlers.table(JSON.parse(m.data)); });
+  };
+  live.close = () => { live.closed = true; clearTimeout(live.timer); if (live.source) live.source.close(); };
+  open();
+  return live;
 };
 
 /* a table page's running model: seq, state, meta and the recent events */
