@@ -65,7 +65,7 @@ def test_the_simulation_merges_red_and_green_for_the_red_green_blind() -> None:
     for deficiency in ("protanopia", "deuteranopia"):
         blind = colour.delta_E(seen(red, deficiency), seen(green, deficiency), method="CIE 2000")
         assert blind < normal / 2, deficiency
-    # tritanopia leaves red and green apart but merges blue with green
+    # tritanopia (blue-yellow) leaves red and green apart
     assert colour.delta_E(seen(red, "tritanopia"), seen(green, "tritanopia"),
                           method="CIE 2000") > normal / 2
 

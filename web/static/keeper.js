@@ -200,7 +200,7 @@
     SK.$("#status").innerHTML = SK.statusHTML(s) + `<span class="muted">update ${t.seq}</span>`;
     SK.renderBoards(SK.$("#boards"), s);
     SK.$("#winner").innerHTML = s.winner ? `<div class="winner-banner">${SK.esc(s.winner)} wins the game!</div>` : "";
-    SK.$("#melds").innerHTML = (s.melds || []).map((m) => `<div class="meld${m.id === selectedMeld ? " sel" : ""}" data-meld="${m.id}">
+    SK.$("#melds").innerHTML = (s.melds || []).map((m) => `<div class="meld${m.id === selectedMeld ? " sel" : ""}" data-meld="${m.id}" role="button" tabindex="0" aria-pressed="${m.id === selectedMeld}">
       <span class="who">#${m.id} ${SK.esc(m.owner)}</span>${m.cards.map((c) => SK.cardHTML(c, c === m.top ? "top" : "")).join("")}</div>`).join("") || `<span class="muted">no melds yet</span>`;
     renderDoubleCross(s);
     SK.$("#ticker").innerHTML = SK.tickerHTML(t.recent, 8);
