@@ -11,6 +11,8 @@ import warnings
 import numpy as np
 import pytest
 
+from firmware_bridge import wled
+from firmware_bridge.scene import parse_colour
 from scorekeeper.pegboard import PEG_COLOURS
 
 with warnings.catch_warnings():
@@ -93,3 +95,8 @@ def test_default_peg_colours_are_bright_and_visible() -> None:
         assert max(channels) >= 128, name  # lit clearly on the LED board
         assert all(c == 0 or c >= 40 for c in channels), name  # no dim channel to lift
         assert contrast(text, BOARD_BACKGROUND) >= 3.0, name  # WCAG non-text contrast
+
+
+def test_default_peg_colours_show_unchanged_on_a_wled_board() -> None:
+    for name, text in PEG_COLOURS.items():
+        assert wled.visible(parse_colour(text)) == parse_colour(text), name

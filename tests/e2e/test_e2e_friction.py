@@ -55,7 +55,7 @@ def test_enter_in_the_typed_codes_box_adds_the_cards(server: ServerThread,
     expect(tablet.locator("#picker [data-typed]")).to_have_value("")
     with tablet.expect_response(lambda r: r.url.endswith("/events")
                                 and r.request.method == "POST"):
-        tablet.click("#submit")  # the keeper's own Enter, after checking the cards
+        tablet.click("#top-choice [data-top-pick='7cl']")  # the keeper's own tap, after checking
     assert [p["event"]["cards"] for p in posts] == [["7cl", "7sp", "7he"]]  # one write only
     expect(tablet.locator("#status")).to_contain_text("update 2")
 
@@ -71,7 +71,7 @@ def test_typed_suit_symbols_are_read_as_cards(server: ServerThread, tablet: Page
     expect(cards.nth(2)).to_have_class(re.compile(r"\bred\b"))
     expect(cards.nth(3)).to_have_class(re.compile(r"\bunknown\b"))  # a typo looks like one
     cards.nth(3).click()  # tap to remove the typo
-    tablet.click("#submit")
+    tablet.click("#top-choice [data-top-pick='7cl']")
     expect(tablet.locator("#status")).to_contain_text("update 2")
     expect(tablet.locator("#melds")).to_contain_text("7\u2663")
 
@@ -93,6 +93,28 @@ def test_tossing_joker_matches_the_captured_cards_colour(server: ServerThread,
     expect(tablet.locator("select[name=joker]")).to_have_value("boss")
 
 
+def answer_dialog(page: Page, button: str, *, accept: bool) -> str:
+    """Click a button that opens a confirm box, answer it, and return its question. The box is
+    answered by a handler, since it may open before the click itself has returned."""
+    asked: list[str] = []
+
+    def answer(dialog: Any) -> None:
+        asked.append(dialog.message)
+        if accept:
+            dialog.accept()
+        else:
+            dialog.dismiss()
+
+    page.once("dialog", answer)
+    page.click(button)
+    for _ in range(100):
+        if asked:
+            break
+        page.wait_for_timeout(50)
+    assert asked, f"{button} opened no confirm box"
+    return asked[0]
+
+
 def test_next_turn_returns_to_meld_and_undo_names_the_action(server: ServerThread,
                                                              tablet: Page) -> None:
     keeper = Keeper(tablet, server, THREE)
@@ -105,15 +127,9 @@ def test_next_turn_returns_to_meld_and_undo_names_the_action(server: ServerThrea
     expect(tablet.locator("[data-action=meld]")).to_have_class(re.compile(r"\bon\b"))
     tablet.click("[data-action=undo]")
     expect(tablet.locator("#action-title")).to_have_text("Undo #3: Next turn")
-    with tablet.expect_event("dialog") as asked:
-        tablet.click("#submit")
-    assert asked.value.message == "Undo #3: Next turn?"
-    asked.value.dismiss()
+    assert answer_dialog(tablet, "#submit", accept=False) == "Undo #3: Next turn?"
     expect(tablet.locator("#status")).to_contain_text("update 3")  # dismissed: nothing stored
-    with tablet.expect_event("dialog") as asked:
-        tablet.click("#submit")
-    assert asked.value.message == "Undo #3: Next turn?"
-    asked.value.accept()
+    assert answer_dialog(tablet, "#submit", accept=True) == "Undo #3: Next turn?"
     expect(tablet.locator("#status")).to_contain_text("update 4")
     expect(tablet.locator("#action-title")).to_contain_text("Undo #2: Bob melded")
 
@@ -124,10 +140,7 @@ def test_pack_undo_names_the_hand(server: ServerThread, tablet: Page) -> None:
                  {"type": "hand", "entry": {"order": ["Cy", "Bob", "Ann"]}})
     keeper.open()
     tablet.click("[data-action=undo]")
-    with tablet.expect_event("dialog") as asked:
-        tablet.click("#submit")
-    assert asked.value.message == "Undo #2: hand 2 as entered?"
-    asked.value.accept()
+    assert answer_dialog(tablet, "#submit", accept=True) == "Undo #2: hand 2 as entered?"
     expect(tablet.locator("#status")).to_contain_text("Hand 1 played")
 
 
@@ -207,7 +220,7 @@ def test_phone_proposal_status_follows_the_keeper(server: ServerThread, tablet: 
         assert box and box["height"] >= 44, link.inner_text()
     phone.fill("#p-picker [data-typed]", "8cl 8sp 8he")
     phone.press("#p-picker [data-typed]", "Enter")
-    phone.click("#p-send")
+    phone.click("#p-top [data-p-top='8cl']")  # a set: the player taps the top card to send
     expect(phone.locator("#p-result")).to_contain_text("Sent: waiting for the keeper")
     keeper.open()
     tablet.click("[data-accept]")

@@ -102,6 +102,9 @@
   /* --- the keeper's tablet: the hand form ---------------------------------------------------- */
   const t = new SK.Table(SK.boot, render);
   const form = SK.$("#hand-form"), corr = SK.$("#correction-form");
+  // the action being entered: its id (a repeat is stored once) and the update it started on
+  const entering = {id: SK.newId(), seq: t.seq};
+  const fresh = () => { entering.id = SK.newId(); entering.seq = t.seq; };
   const players = () => t.state.players.map((p) => p.name);
   const decks = (t.setup && t.setup.decks) || 1;
   let action = "hand", target = null, order = [], previewTimer = null;
@@ -207,6 +210,13 @@
       el.textContent = GAME.name === "toss-hearts" ? `${codes.reduce((a, c) => a + heartPoints(c), 0)} pts` : codes.length ? `${codes.length} cards` : "";
     });
   }
+  /* whoever ended the hand with no cards, whatever the game calls that field (the pack marks
+     it empty_hand, maybe only for one kind of ending: Tong-Its' caller of a Tongit) */
+  function emptyHanded() {
+    const value = (name) => (form.elements[name] && form.elements[name].value) || "";
+    return new Set(GAME.hand_form.filter((f) => f.kind === "player" && f.empty_hand
+      && (f.empty_hand === true || value(f.empty_hand.field) === f.empty_hand.value)).map((f) => value(f.name)).filter(Boolean));
+  }
   function cardsOf(input) { return input.value.split(/[\s,]+/).filter(Boolean); }
   function entry() {
     const e = {};
@@ -216,7 +226,7 @@
       if (f.per_player && f.kind === "cards") {
         // a blank row is "no cards" only for whoever went out (or knocked); else it is left out,
         // so the pack says whose cards are missing rather than scoring them 0
-        const out = new Set(["winner", "knocker", "went_out"].map((n) => form.elements[n] && form.elements[n].value).filter(Boolean));
+        const out = emptyHanded();
         const m = {}; SK.$$(`input[data-cards="${f.name}"]`, form).forEach((i) => { const c = cardsOf(i); if (c.length || out.has(i.dataset.p) || GAME.name === "toss-hearts") m[i.dataset.p] = c; });
         if (Object.keys(m).length || f.required) e[f.name] = m; return;
       }
@@ -305,8 +315,13 @@
       if (!confirm(q)) return;
       ev = {type: "undo"};
     }
-    const r = await SK.api("POST", `/api/tables/${t.id}/events`, {base_seq: t.seq, event: ev});
-    if (r.status === 201) {
+        const r = await SK.busy(SK.$("#submit"), () => SK.api("POST", `/api/tables/${t.id}/events`, {base_seq: entering.seq, event: ev, action_id: entering.id}));
+    if (!r) return;
+    if (r.status === 200 && r.data.repeat) {
+      t.adopt(r.data.table_seq, r.data.state); entering.seq = t.seq;
+      SK.$("#refusal").innerHTML = SK.repeatHTML(r.data);
+    } else if (r.status === 201) {
+      const id = entering.id, same = action === "hand";
       t.adopt(r.data.seq, r.data.state);
       SK.toast(action === "hand" ? `Hand ${r.data.state.hand_no} stored` : action === "undo" ? "Undone" : "Correction stored");
       SK.$("#refusal").innerHTML = "";
@@ -316,13 +331,15 @@
       // the form is rebuilt by render() when the hand number changes (from this reply or the
       // live stream, whichever comes first), never after the keeper started the next hand
       choose("hand");
+      if (same) entering.id = id;  // a second tap on Commit hand is answered, not stored again
+      entering.seq = t.seq;
     } else if (r.status === 409) {
-      t.adopt(r.data.seq, r.data.state);
-      SK.$("#refusal").innerHTML = `<div class="refusal">The table changed meanwhile (now update ${r.data.seq}); check and enter again. Nothing was stored.</div>`;
+      t.adopt(r.data.seq, r.data.state); entering.seq = t.seq;
+      SK.$("#refusal").innerHTML = SK.staleHTML(r.data);
     } else SK.$("#refusal").innerHTML = `<div class="refusal" data-refusal>Refused: ${SK.esc(r.data.error)} <span class="muted">Nothing was stored.</span></div>`;
   }
   function choose(a) {
-    action = a;
+    action = a; fresh();
     SK.$$("#actions button").forEach((b) => b.classList.toggle("on", b.dataset.action === a));
     form.hidden = a !== "hand"; corr.hidden = a !== "correction";
     SK.$("#preview").hidden = a !== "hand";
@@ -341,7 +358,7 @@
   function render(what) {
     renderCommon(t);
     const meta = t.meta || {};
-    SK.$("#seats").innerHTML = (meta.seats || []).map((x) => `<span class="chip${x.claimed ? " ok" : ""}">${SK.esc(x.player)}${x.claimed ? " \u2714" : ""}</span>`).join("");
+    if (what !== "state") renderSeats(meta);
     if (what === "state" && form.dataset.hand !== String(t.state.hand_no)) { form.dataset.hand = String(t.state.hand_no); buildForm(); restoreHandDraft(); }
   }
 
@@ -373,6 +390,8 @@
     cardCounts(); schedulePreview();
   });
   form.addEventListener("submit", (ev) => ev.preventDefault());
+  [form, corr].forEach((f) => { f.addEventListener("input", fresh); f.addEventListener("change", fresh); });
+  form.addEventListener("click", (ev) => { if (ev.target.closest("button")) fresh(); });
   SK.$("#actions").addEventListener("click", (ev) => { const b = ev.target.closest("button[data-action]"); if (b) choose(b.dataset.action); });
   SK.$("#preview").addEventListener("click", () => preview(false));
   SK.$("#submit").addEventListener("click", commit);
@@ -382,6 +401,12 @@
     renderAid();
   });
   SK.$("#rotate").addEventListener("click", () => SK.rotateJoin(t.id));
+  SK.onSeats(t);
+  function renderSeats(meta) {  // keeps a seat's QR code open while the seats change
+    const qr = SK.$("#seat-qr"), open = qr ? qr.innerHTML : "";
+    SK.$("#seats").innerHTML = SK.seatsHTML(meta, t.id);
+    SK.$("#seat-qr").innerHTML = open;
+  }
   form.dataset.hand = String(t.state.hand_no);
   buildForm(); restoreHandDraft(); choose("hand"); renderAid(); render();
 })();

@@ -3,8 +3,34 @@
 (() => {
   const t = new SK.Table(SK.boot, render);
   const me = t.role.player;
-  const picker = new SK.Picker(SK.$("#p-picker"), {});
+  let actionId = SK.newId();  // one per proposal: a double tap sends it once
+  const picker = new SK.Picker(SK.$("#p-picker"), {onChange: () => { actionId = SK.newId(); askTop(); }});
   const type = SK.$("#p-type");
+  SK.$("#propose-box").addEventListener("change", () => { actionId = SK.newId(); askTop(); });
+
+  /* the top card of my new meld (a meld, or the meld a Toss makes): mine to choose when it
+     could be several cards; one button per possible top, and that tap sends the play */
+  let tops = [], top = null, asked = 0, pending = null;
+  function newMeld() {
+    const v = type.value, m = (t.state.melds || []).find((x) => x.id === +SK.$("#p-meld").value);
+    if (v === "meld" && picker.cards.length >= 3) return picker.cards.slice();
+    if (v === "toss" && m && picker.cards.length >= 2) return [m.top, ...picker.cards];
+    return null;
+  }
+  function askTop() {
+    const n = ++asked, cards = newMeld();
+    tops = []; top = null; SK.$("#p-top").innerHTML = "";
+    pending = cards && SK.api("POST", "/api/rules/check", {cards, options: t.setup.options}).then((r) => {
+      if (n !== asked) return;
+      const all = r.ok && r.data.valid ? [...new Set(r.data.top_cards)] : [];
+      tops = all.length > 1 ? all : [];
+      SK.$("#p-top").innerHTML = tops.length ? `<span class="muted">Which card is on top? Tap it to send:</span> ${tops.map((c) => `<button type="button" class="top-pick" data-p-top="${SK.esc(c)}">${SK.cardHTML(c)}</button>`).join("")}` : "";
+    });
+  }
+  SK.$("#p-top").addEventListener("click", (ev) => {
+    const b = ev.target.closest("[data-p-top]"); if (!b) return;
+    top = b.dataset.pTop; SK.$("#p-send").click();
+  });
 
   function myOwner() { return SK.ownerOf(t.state, me) || me; }
   function render() {
@@ -67,18 +93,24 @@
   SK.$("#p-joker").addEventListener("change", () => { jokerTouched = true; });
   SK.$("#p-send").addEventListener("click", async () => {
     const v = type.value, cards = picker.cards.slice(), meld = +SK.$("#p-meld").value;
+    if (pending) await pending;
+    if ((v === "meld" || v === "toss") && tops.length && !top) {
+      SK.$("#p-result").innerHTML = `<div class="refusal">Which card is on top of your meld? Tap it above.</div>`; return;
+    }
     let body;
     if (v === "hand") body = {kind: "hand", cards};
     else {
       const e = {type: v};
-      if (v === "meld") Object.assign(e, {cards, top: null});
+      if (v === "meld") Object.assign(e, {cards, top});
       if (v === "lay-off") Object.assign(e, {meld, cards, top: null});
-      if (v === "toss") Object.assign(e, {meld, joker: SK.$("#p-joker").value, cards, top: null});
+      if (v === "toss") Object.assign(e, {meld, joker: SK.$("#p-joker").value, cards, top});
       if (v === "double-cross") Object.assign(e, {jokers: cards});
       if (v === "steal") Object.assign(e, {meld, card: cards[0] || ""});
       body = {kind: "event", event: e};
     }
-    const r = await SK.api("POST", `/api/tables/${t.id}/proposals`, body);
+    body.action_id = actionId;
+    const r = await SK.busy(SK.$("#p-send"), () => SK.api("POST", `/api/tables/${t.id}/proposals`, body));
+    if (!r) return;
     if (r.ok) {
       picker.clear();
       if (r.data.state) t.adopt(r.data.seq, r.data.state);

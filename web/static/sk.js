@@ -29,6 +29,24 @@ SK.api = async (method, url, body) => {
   return {ok: res.ok, status: res.status, data};
 };
 
+/* A page's action id: made once per action the user starts, sent with every try of it, so
+   that the server stores a double tap or a retry once and answers the repeat. */
+SK.newId = () => { const a = new Uint8Array(12); crypto.getRandomValues(a); return Array.from(a, (b) => b.toString(16).padStart(2, "0")).join(""); };
+/* one write at a time from a button: disabled while in flight (a double tap sends nothing) */
+SK.busy = async (button, work) => {
+  if (button && button.disabled) return null;
+  if (button) button.disabled = true;
+  try { return await work(); } finally { if (button) button.disabled = false; }
+};
+/* what a write's reply says when it was not new: a repeat (already stored), or stale (another
+   device wrote first: what it did, so the keeper need not enter anything again blindly) */
+SK.repeatHTML = (data) => `<div class="okbox" data-repeat>Already stored as update ${data.seq}: ${SK.describe(data.event)}. Nothing new was stored.</div>`;
+SK.staleHTML = (data) => {
+  const missed = (data.missed || []).map((x) => `<li><span class="seq">#${x.seq}</span>${SK.describe(x.event)}${x.by && x.by !== "keeper" ? ` <span class="muted">(${SK.esc(x.by)})</span>` : ""}</li>`).join("");
+  const turn = data.state && data.state.phase === "playing" && data.state.turn ? ` It is now <b>${SK.esc(data.state.turn)}</b>'s turn.` : "";
+  return `<div class="refusal" data-stale>Not stored: another device entered this meanwhile:<ul class="ticker">${missed}</ul>${turn} Your entry was not stored; it is still in the form if it is still needed.</div>`;
+};
+
 /* POST one file as multipart form data; replies like SK.api */
 SK.upload = async (url, field, file, tooLarge) => {
   const form = new FormData();
@@ -49,6 +67,30 @@ SK.rotateJoin = async (tableId) => {
   const r = await SK.api("POST", `/api/tables/${tableId}/join-token`, {});
   if (r.ok) { SK.$("#join-link").href = r.data.join_url; SK.$("#qr img").src = `/api/tables/${tableId}/qr.svg?v=${Date.now()}`; SK.toast("New join code: the old QR code no longer works"); }
 };
+
+/* the keeper's seats: who holds each, phones asking for a taken seat (approve or refuse),
+   freeing a seat, and a seat's own link as a QR code */
+SK.seatsHTML = (meta, tableId) => {
+  const seats = (meta.seats || []).map((x) => `<span class="seat" data-seat-row="${SK.esc(x.player)}"><span class="chip${x.claimed ? " ok" : ""}">${SK.esc(x.player)}${x.claimed ? " \u2714" : ""}</span>${x.claimed
+    ? `<button type="button" data-free-seat="${SK.esc(x.player)}" title="the phone holding it stops following">Free</button>` : ""}<button type="button" data-seat-link="${SK.esc(x.player)}" title="a QR code that opens this seat on one phone">Link</button></span>`).join(" ");
+  const asks = (meta.seat_requests || []).map((q) => `<div class="refusal seat-ask" data-seat-request="${q.id}">A phone asks for <b>${SK.esc(q.player)}</b>'s seat, which another phone holds.
+    <button type="button" class="primary" data-approve-seat="${q.id}">Give it to the new phone</button><button type="button" data-refuse-seat="${q.id}">Refuse</button></div>`).join("");
+  return asks + seats + `<div id="seat-qr" data-table="${SK.esc(tableId)}"></div>`;
+};
+SK.onSeats = (t) => SK.$("#seats").addEventListener("click", async (ev) => {
+  const b = ev.target.closest("button"); if (!b) return;
+  const base = `/api/tables/${t.id}`;
+  if (b.dataset.seatLink) {
+    SK.$("#seat-qr").innerHTML = `<p>${SK.esc(b.dataset.seatLink)}'s own link: scan it with that player's phone only.</p><div class="qr"><img alt="seat QR code" src="${base}/seats/${encodeURIComponent(b.dataset.seatLink)}/qr.svg?v=${Date.now()}"></div>`;
+    return;
+  }
+  let r = null;
+  if (b.dataset.freeSeat && confirm(`Free ${b.dataset.freeSeat}'s seat? The phone holding it stops following; the next phone to tap the seat takes it.`)) r = await SK.busy(b, () => SK.api("POST", `${base}/seats/${encodeURIComponent(b.dataset.freeSeat)}/free`, {}));
+  if (b.dataset.approveSeat) r = await SK.busy(b, () => SK.api("POST", `${base}/seat-requests/${b.dataset.approveSeat}/approve`, {}));
+  if (b.dataset.refuseSeat) r = await SK.busy(b, () => SK.api("POST", `${base}/seat-requests/${b.dataset.refuseSeat}/refuse`, {}));
+  if (r && !r.ok) SK.toast(r.data.error, true);
+  else if (r) SK.toast(b.dataset.freeSeat ? `${b.dataset.freeSeat}'s seat is free` : r.data.status === "approved" ? "Seat given to the new phone" : "Request refused");
+});
 
 /* card codes -> HTML chips */
 SK.cardInfo = (code) => {
@@ -149,6 +191,7 @@ SK.describe = (e) => {
     case "end-hand": return e.went_out ? `Hand over: ${SK.esc(e.went_out)} went out` : "Hand abandoned";
     case "correction": return `Correction ${SK.esc(e.target)} ${e.points > 0 ? "+" : ""}${e.points}: ${SK.esc(e.reason)}`;
     case "undo": return "Undo of the last action";
+    case "set-top": return `Top card of meld #${e.meld} recorded: ${SK.cardHTML(e.top)}`;
     case "hand": return `Hand entered${e.entry && e.entry.hand_no ? ` (hand ${e.entry.hand_no})` : ""}`;
     default: return SK.esc(e.type);
   }
@@ -310,11 +353,4 @@ document.addEventListener("click", (ev) => {
   const on = !document.documentElement.classList.contains("large-print");
   try { localStorage.setItem(SK.LARGE_PRINT_KEY, on ? "1" : "0"); } catch (e) { /* private mode: this page only */ }
   SK.largePrint(on);
-});
-/* Enter or Space on a focused element that acts as a button (role="button") presses it */
-document.addEventListener("keydown", (ev) => {
-  const el = ev.target;
-  if ((ev.key === "Enter" || ev.key === " ") && el instanceof HTMLElement && el.getAttribute("role") === "button" && el.tagName !== "BUTTON") {
-    ev.preventDefault(); el.click();
-  }
 });
