@@ -271,3 +271,39 @@ def test_every_control_is_reached_by_keyboard_with_a_visible_focus(
     join(phone, keeper, "Bob")
     expect(phone.locator("#my-board .board")).to_have_count(1)
     tab_through(phone)
+
+
+def test_pages_with_a_proposal_a_finished_hand_and_chips(
+        server: ServerThread, contexts: tuple[Page, Page]) -> None:
+    """The states with the most on screen: a phone's pending proposal on the keeper's page, a
+    finished Toss hand on every page, and a chip game's standings, sheet and hand list."""
+    tablet, phone = contexts
+    keeper = Keeper(tablet, server, {"game": "complex-toss-rummy", "players": THREE})
+    keeper.enter(*PLAYS)
+    join(phone, keeper, "Bob")
+    proposal = phone.request.post(f"{server.url}/api/tables/{keeper.id}/proposals",
+                                  data={"kind": "event", "event": {
+                                      "type": "meld", "cards": ["8cl", "8sp", "8he"],
+                                      "top": "8he"}})
+    assert proposal.ok, proposal.text()
+    keeper.open("keeper")
+    expect(tablet.locator("[data-accept]")).to_have_count(1)
+    assert_accessible(tablet, "keeper with a pending proposal")
+    keeper.enter({"type": "end-hand", "went_out": "Ann",
+                  "hands": {"Bob": ["9sp"], "Cy": ["Jdi", "5cl"]}})
+    for page in ("keeper", "display", "history"):
+        keeper.open(page)
+        assert_accessible(tablet, f"{page} after the hand")
+    phone.reload()
+    expect(phone.locator("#confirm")).to_be_visible()
+    assert_accessible(phone, "player after the hand")
+
+    colors = Keeper(tablet, server, {"game": "toss-colors", "players": THREE, "start_chips": 9})
+    colors.enter({"type": "hand", "entry": {"bidder": "Ann", "partner": "Bob", "bid": 3,
+                                            "tricks": {"Ann": 2, "Bob": 2, "Cy": 1}}})
+    for page in ("keeper", "display", "history"):
+        colors.open(page)
+        assert_accessible(tablet, f"toss-colors {page} after a hand")
+    join(phone, colors, "Cy")
+    expect(phone.locator("#chips-box")).to_be_visible()
+    assert_accessible(phone, "toss-colors player after a hand")
