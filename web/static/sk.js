@@ -5,6 +5,8 @@ const SK = {};
 SK.SUITS = [["cl", "\u2663", "black"], ["sp", "\u2660", "black"], ["he", "\u2665", "red"], ["di", "\u2666", "red"],
             ["cr", "\u271A", "gold"], ["or", "\u25C9", "gold"], ["ca", "\u265C", "blue"], ["sh", "\u2B1F", "blue"]];
 SK.SUIT = Object.fromEntries(SK.SUITS.map(([c, s, col]) => [c, {sym: s, colour: col}]));
+/* the suits' names, as scorekeeper/cards.py SUIT_NAMES, for screen readers */
+SK.SUIT_NAMES = {cl: "club", sp: "spade", he: "heart", di: "diamond", cr: "cross", or: "oracle", ca: "castle", sh: "shield"};
 SK.RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"];
 SK.JOKERS = [["boss", "Boss"], ["jk-black", "Black J"], ["jk-red", "Red J"], ["jk-gold", "Gold J"], ["jk-blue", "Blue J"], ["null", "Null"]];
 
@@ -253,7 +255,7 @@ SK.Picker = class {
   constructor(el, opts) {
     this.el = el; this.opts = opts || {}; this.cards = []; this.rank = null; this.suit = null; this.sticky = null;
     const ranks = SK.RANKS.map((r) => `<button type="button" data-rank="${r}">${r}</button>`).join("");
-    const suits = SK.SUITS.map(([c, s, col]) => `<button type="button" class="s-${col}" data-suit="${c}" title="${c}">${s}<small style="font-size:.6em">${c}</small></button>`).join("");
+    const suits = SK.SUITS.map(([c, s, col]) => `<button type="button" class="s-${col}" data-suit="${c}" title="${c}" aria-label="${SK.SUIT_NAMES[c]}s (${c})">${s}<small style="font-size:.6em">${c}</small></button>`).join("");
     const jokers = SK.JOKERS.map(([c, l]) => `<button type="button" data-card="${c}">${l}</button>`).join("");
     el.classList.add("picker");
     el.innerHTML = `<div class="chosen" data-chosen><span class="muted">${SK.esc(this.opts.placeholder || "Tap a rank, then suits (or a suit, then ranks)")}</span></div>
