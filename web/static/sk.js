@@ -255,7 +255,7 @@ SK.Picker = class {
   constructor(el, opts) {
     this.el = el; this.opts = opts || {}; this.cards = []; this.rank = null; this.suit = null; this.sticky = null;
     const ranks = SK.RANKS.map((r) => `<button type="button" data-rank="${r}">${r}</button>`).join("");
-    const suits = SK.SUITS.map(([c, s, col]) => `<button type="button" class="s-${col}" data-suit="${c}" title="${c}" aria-label="${SK.SUIT_NAMES[c]}s (${c})">${s}<small style="font-size:.6em">${c}</small></button>`).join("");
+    const suits = SK.SUITS.map(([c, s, col]) => `<button type="button" class="s-${col}" data-suit="${c}" title="${c}">${s}<small style="font-size:.6em">${c}</small><span class="sr-only"> ${SK.SUIT_NAMES[c]}s</span></button>`).join("");
     const jokers = SK.JOKERS.map(([c, l]) => `<button type="button" data-card="${c}">${l}</button>`).join("");
     el.classList.add("picker");
     el.innerHTML = `<div class="chosen" data-chosen><span class="muted">${SK.esc(this.opts.placeholder || "Tap a rank, then suits (or a suit, then ranks)")}</span></div>
