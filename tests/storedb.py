@@ -13,3 +13,10 @@ def query(app: Flask, sql: str, **params: Any) -> list[tuple[Any, ...]]:
     engine: sa.Engine = app.extensions["scorekeeper.store"].db.engine
     with engine.connect() as conn:
         return [tuple(row) for row in conn.execute(sa.text(sql), params)]
+
+
+def execute(app: Flask, sql: str, **params: Any) -> None:
+    """Run ``sql`` (named ``:params``) on the app's own database and commit it."""
+    engine: sa.Engine = app.extensions["scorekeeper.store"].db.engine
+    with engine.begin() as conn:
+        conn.execute(sa.text(sql), params)

@@ -157,6 +157,9 @@ def serve_app(app: Any, args: argparse.Namespace, worker_of: int | None = None) 
 
     def shutdown() -> None:
         store.stop_streams()
+        reaper_stop = getattr(server, "reaper_stop", None)
+        if reaper_stop is not None:
+            reaper_stop.set()
         server.stop()
 
     def on_signal(signum: int, frame: FrameType | None) -> None:

@@ -66,6 +66,8 @@ class Table:
     points: list[dict[str, Any]] = field(default_factory=list)
     #: The kept state whose ``previous`` was cut off (an undo from it refolds the log).
     cut_state: Any = None
+    #: Encoded replies kept for the current state (name -> (seq, bytes)), e.g. the history.
+    replies: dict[str, tuple[int, bytes]] = field(default_factory=dict)
     board_status: dict[str, Any] = field(
         default_factory=lambda: {"status": "none", "detail": "no LED board reported", "at": None}
     )
