@@ -166,7 +166,7 @@ class Fanout:
                         self.on_note(None)  # notes sent while disconnected are lost
                     first = False
                     while not self._stop.is_set():
-                        for notify in conn.notifies(timeout=0.5):
+                        for notify in conn.notifies(timeout=0.2):
                             self._deliver(notify.payload)
             except psycopg.Error as exc:
                 log.warning("live updates from other processes paused: %s", exc)
