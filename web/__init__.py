@@ -63,7 +63,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     @app.cli.command("init-db")
     def init_db() -> None:
         """Create or upgrade the database schema."""
-        click.echo(f"database ready: {app.config['DATABASE']}")
+        url = store.db.url
+        shown = url.database if url.get_backend_name() == "sqlite" else url.render_as_string()
+        click.echo(f"database ready: {shown}")  # a password shows as ***
 
     return app
 
