@@ -96,7 +96,9 @@ class Database:
             self._reader = self.engine
         else:
             self.engine = self._postgresql()
-            self._reader = self.engine.execution_options(isolation_level="AUTOCOMMIT")
+            # a pool of its own whose connections stay in autocommit (nothing to switch per
+            # checkout): reads, and writes that are one statement
+            self._reader = self._postgresql(isolation_level="AUTOCOMMIT")
         self.migrate()
 
     @property
@@ -129,9 +131,9 @@ class Database:
 
         return engine
 
-    def _postgresql(self) -> Engine:
+    def _postgresql(self, **options: Any) -> Engine:
         return sa.create_engine(
-            self.url, pool_size=16, max_overflow=64,
+            self.url, pool_size=16, max_overflow=64, **options,
             # every COMMIT waits for its WAL flush, whatever the server's default
             connect_args={"options": "-c synchronous_commit=on"},
         )
@@ -153,7 +155,8 @@ class Database:
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
-        """A connection for reading."""
+        """A connection for reading (on PostgreSQL in autocommit: also for a write that is one
+        statement, durable once it returns)."""
         if self._shared is None:
             with self._reader.connect() as conn:
                 yield conn
@@ -213,3 +216,5 @@ class Database:
             if self._shared is not None:
                 self._shared.close()
         self.engine.dispose()
+        if self._reader is not self.engine:
+            self._reader.dispose()

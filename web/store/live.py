@@ -33,6 +33,14 @@ EVENTS, META = "events", "meta"
 
 NOTIFY = sa.text("SELECT pg_notify(:channel, :payload)")
 
+
+def notifying(insert: Any) -> Any:
+    """PostgreSQL: one statement that runs ``insert`` (an INSERT ... RETURNING) and sends the
+    note ``:payload`` for its row: in autocommit it is one round trip, atomic and durable."""
+    row = insert.cte("stored")
+    return sa.select(sa.func.pg_notify(CHANNEL, sa.bindparam("payload", type_=sa.Text))
+                     ).select_from(row)
+
 log = logging.getLogger(__name__)
 
 
@@ -134,6 +142,10 @@ class Fanout:
             return
         conn.execute(NOTIFY, {"channel": CHANNEL,
                               "payload": Note(table_id, kind, seq, self.origin, event).encode()})
+
+    def payload(self, table_id: str, kind: str, seq: int, event: str | None = None) -> str:
+        """The text of this process's note (for a statement that sends it itself)."""
+        return Note(table_id, kind, seq, self.origin, event).encode()
 
     def start(self) -> None:
         """Start listening (PostgreSQL only); returns once the first LISTEN is in place."""

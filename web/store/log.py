@@ -54,6 +54,10 @@ BY_ACTION = (sa.select(EVENTS.c.seq, EVENTS.c.event_json)
              .where(EVENTS.c.table_id == TABLE_ID,
                     EVENTS.c.action_id == sa.bindparam("action_id")))
 INSERT = EVENTS.insert()
+#: PostgreSQL: the row and the note to the other processes in one statement.
+INSERT_AND_NOTIFY = live.notifying(
+    EVENTS.insert().values({c.name: sa.bindparam(c.name, type_=c.type) for c in EVENTS.c})
+    .returning(EVENTS.c.seq))
 
 
 def new_token() -> str:
@@ -312,13 +316,20 @@ class LogStore:
 
     def _insert(self, table: Table, seq: int, event_text: str, by: str,
                 action_id: str | None) -> None:
-        """Append row ``seq`` in one transaction; on PostgreSQL the other processes hear of it
-        once it commits. The log's key (table, seq) holds one row per update, so when another
-        process stored update ``seq`` first this raises IntegrityError and stores nothing."""
+        """Append row ``seq`` in one transaction; on PostgreSQL the same statement tells the
+        other processes, who hear of it once it commits. The log's key (table, seq) holds one
+        row per update, so when another process stored update ``seq`` first this raises
+        IntegrityError and stores nothing."""
+        row = {"table_id": table.id, "seq": seq, "event_json": event_text, "by": by,
+               "at": time.time(), "action_id": action_id}
+        if self.db.is_postgresql:  # one statement in autocommit: one round trip
+            with self.db.read() as conn:
+                conn.execute(INSERT_AND_NOTIFY, {
+                    **row, "payload": self.fanout.payload(table.id, live.EVENTS, seq,
+                                                          event_text)})
+            return
         with self.db.write() as conn:
-            conn.execute(INSERT, {"table_id": table.id, "seq": seq, "event_json": event_text,
-                                  "by": by, "at": time.time(), "action_id": action_id})
-            self.fanout.announce(conn, table.id, live.EVENTS, seq, event_text)
+            conn.execute(INSERT, row)
 
     def check_repeat(self, table: Table, action_id: Any) -> None:
         """Raise :class:`RepeatedActionError` when ``action_id`` is already in the log."""
