@@ -63,10 +63,11 @@ TUNED: dict[str, Callable[[], art.ArtDeck]] = {
     "anglo (standard)": lambda: art.aisleriot("anglo"),
     "tango (standard)": lambda: art.aisleriot("tango"),
     "anglo (Toss-like, warm inks)": _toss("anglo", "warm"),
+    "paris (standard)": lambda: art.aisleriot("paris"),
 }
 #: Decks never looked at while tuning.
 HELD_OUT: dict[str, Callable[[], art.ArtDeck]] = {
-    "paris (standard)": lambda: art.aisleriot("paris"),
+    "dondorf (standard)": lambda: art.aisleriot("dondorf"),
     "letele CC0 (standard, no jokers)": art.letele,
     "bellot (Toss-like, deep inks)": _toss("bellot", "deep"),
     "simplistic (Toss-like, pale inks)": _toss("simplistic", "pale"),

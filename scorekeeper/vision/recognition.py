@@ -60,6 +60,8 @@ COLOUR_FREE: Final = 0.2
 PAIR_SLACK: Final = (0.6, 1.6)
 #: Smallest ink mark (pixels of the working image) read as part of an index.
 MIN_MARK: Final = 4
+#: Largest, as a fraction of the photo's long side (cards fill at most about 40% of it).
+MAX_MARK: Final = 0.1
 #: From this fine score a card may be partly hidden (a finger on its far end).
 SURE: Final = 0.85
 #: Half the width of the band across a predicted card edge that is looked at (card widths).
@@ -243,10 +245,11 @@ def _guesses(scene: Scene, blobs: list[Blob], profile: DeckProfile) -> list[_Gue
     ratio = profile.d_ratio / np.maximum(profile.pip_ratio[profile.owner], 1e-3)
     r_lo, r_hi = float(ratio.min()) * PAIR_SLACK[0], float(ratio.max()) * PAIR_SLACK[1]
     by_region: dict[int, list[int]] = {}
+    max_mark = MAX_MARK * max(scene.norm.shape[:2])
     regions = scene.regions_at(np.array([b.centroid for b in blobs]).reshape(-1, 2))
     for i, b in enumerate(blobs):
         region = int(regions[i])
-        if region == 0 or b.size < MIN_MARK or b.size > 0.3 * scene.card_width[region]:
+        if region == 0 or b.size < MIN_MARK or b.size > max_mark:
             continue
         by_region.setdefault(region, []).append(i)
     out: list[_Guess] = []
@@ -442,11 +445,12 @@ def _quad(g: _Guess, profile: DeckProfile) -> npt.NDArray[np.float64]:
 
 
 def _on_cards(scene: Scene, quad: npt.NDArray[np.float64], score: float) -> bool:
-    """Whether a card read with ``score`` at ``quad`` lies on card regions: its index half
-    must; its far end may lie under a finger or outside the photo if the reading is sure."""
-    if _inside_fraction(scene, quad, 0.5) < 0.75:
-        return False
-    return score >= SURE or _inside_fraction(scene, quad, 0.94) >= 0.75
+    """Whether a card read with ``score`` at ``quad`` lies on card regions. A sure reading
+    needs little of its card in view (a finger or the photo's edge may hide most of it);
+    another needs all of it."""
+    if score >= SURE:
+        return _inside_fraction(scene, quad, 0.5) >= 0.4
+    return _inside_fraction(scene, quad, 0.94) >= 0.75
 
 
 def _inside_fraction(scene: Scene, quad: npt.NDArray[np.float64], far: float) -> float:
