@@ -1,7 +1,9 @@
 """Recognition of decks this project neither drew nor tuned on: the "dondorf" theme of Debian's
 Aisleriot cards (gnome-cards-data), and a Toss-like deck made from its "bellot" theme, each
-learned from one photo per card and photographed on varied tables. Without the package (or librsvg's rsvg-convert) the tests are skipped with the
-reason, unless ``SCOREKEEPER_REQUIRE_CARD_ART=1`` (CI), where they fail instead."""
+learned from one photo per card and photographed on varied tables.
+
+Without the package (or librsvg's rsvg-convert) the tests are skipped with the reason, unless
+``SCOREKEEPER_REQUIRE_CARD_ART=1`` (CI), where they fail instead."""
 
 from __future__ import annotations
 
