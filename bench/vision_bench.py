@@ -68,7 +68,7 @@ TUNED: dict[str, Callable[[], art.ArtDeck]] = {
 #: Decks never looked at while tuning.
 HELD_OUT: dict[str, Callable[[], art.ArtDeck]] = {
     "dondorf (standard)": lambda: art.aisleriot("dondorf"),
-    "letele CC0 (standard, no jokers)": art.letele,
+    "letele CC0 (standard; its jokers have no corner index)": art.letele,
     "bellot (Toss-like, deep inks)": _toss("bellot", "deep"),
     "simplistic (Toss-like, pale inks)": _toss("simplistic", "pale"),
 }
