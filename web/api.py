@@ -11,9 +11,17 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
-from scorekeeper import engine, tables
+from scorekeeper import engine
 from scorekeeper.cards import check_cards, parse_cards
-from scorekeeper.games import GAMES, GameError
+from scorekeeper.game import (
+    GAMES,
+    GameSetup,
+    available_games,
+    get_game,
+    read_setup,
+    setup_json,
+)
+from scorekeeper.games import GameError
 from scorekeeper.pegboard import PEG_COLOURS
 from scorekeeper.rulesets import TossOptions
 from web.auth import get_store, require, role_for, set_token_cookie
@@ -87,13 +95,16 @@ def table_urls(table: Table) -> dict[str, str]:
 
 # -- creating and joining tables -----------------------------------------------------------
 
-def setup_from_json(data: dict[str, Any]) -> tuple[tables.Setup, bool]:
+def setup_from_json(data: dict[str, Any]) -> tuple[GameSetup, bool]:
     """Build the table setup from the start page's JSON (see docs/api.md)."""
-    game = data.get("game", "complex-toss-rummy")
-    if isinstance(game, str) and game in GAMES:
-        return pack_setup_from_json(game, data), bool(data.get("auto_accept", False))
+    name = data.get("game", "complex-toss-rummy")
+    if not isinstance(name, str):
+        raise BadRequestError(f'"game" must name a game: one of {", ".join(GAMES)}')
+    game = get_game(name)
+    if game.engine == "hands":
+        return pack_setup_from_json(game.name, data), bool(data.get("auto_accept", False))
     options = options_field(data, 'like {"ace": "both", "decks": 1}')
-    options["ruleset"] = game
+    options["ruleset"] = game.name
     toss_options = TossOptions.from_json(options)
     raw_players = data.get("players")
     if not isinstance(raw_players, list) or not 2 <= len(raw_players) <= 6:
@@ -134,7 +145,7 @@ def read_players(raw_players: list[Any]) -> tuple[list[str], dict[str, str]]:
     return players, colours
 
 
-def pack_setup_from_json(game: str, data: dict[str, Any]) -> tables.Setup:
+def pack_setup_from_json(game: str, data: dict[str, Any]) -> GameSetup:
     """The setup of a rules-pack game (Toss Hearts, Tong-Its...): players with their colours,
     the game's own options, decks and, for the chip games, the chips each player starts with."""
     options = options_field(data, "of the game's options")
@@ -143,12 +154,12 @@ def pack_setup_from_json(game: str, data: dict[str, Any]) -> tables.Setup:
     if not isinstance(raw_players, list):
         raise BadRequestError("a table needs a list of players, each with a name")
     players, colours = read_players(raw_players)
-    setup_json: dict[str, Any] = {"game": game, "players": players, "options": options,
-                                  "decks": decks, "colours": colours}
+    fields: dict[str, Any] = {"game": game, "players": players, "options": options,
+                              "decks": decks, "colours": colours}
     if data.get("start_chips") not in (None, ""):
-        setup_json["start_chips"] = data["start_chips"]
+        fields["start_chips"] = data["start_chips"]
     try:
-        return tables.setup_from_json(setup_json)
+        return read_setup(fields)
     except GameError as exc:
         raise BadRequestError(str(exc)) from exc
 
@@ -156,7 +167,7 @@ def pack_setup_from_json(game: str, data: dict[str, Any]) -> tables.Setup:
 @bp.get("/games")
 def games() -> Response:
     """Every game a table can play, with its options and hand form (the start page's list)."""
-    return jsonify({"games": tables.available_games()})
+    return jsonify({"games": available_games()})
 
 
 @bp.post("/tables")
@@ -231,7 +242,7 @@ def table_info(table_id: str) -> Response:
     role = role_for(table)
     store = get_store()
     info: dict[str, Any] = {
-        "table_id": table.id, "setup": tables.setup_to_json(table.setup), "seq": table.seq,
+        "table_id": table.id, "setup": setup_json(table.setup), "seq": table.seq,
         "state": table.state_json(), "table": store.meta(table),
         "role": {"kind": role.kind, "player": role.player},
     }
@@ -267,7 +278,7 @@ def export_json(table_id: str) -> Response:
     table = table_for(table_id)
     role_for(table)
     store = get_store()
-    document = {"table_id": table.id, "setup": tables.setup_to_json(table.setup), "seq": table.seq,
+    document = {"table_id": table.id, "setup": setup_json(table.setup), "seq": table.seq,
                 "events": store.events(table), "hands": table.state_json().get("hands", []),
                 "state": table.state_json()}
     disposition = f'attachment; filename="table-{table.id}.json"'

@@ -12,10 +12,8 @@ from typing import Any
 from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
 
-from scorekeeper import tables
 from scorekeeper.cards import deck_codes
-from scorekeeper.engine import TableSetup
-from scorekeeper.games import get_game
+from scorekeeper.game import available_games, game_of, setup_json
 from scorekeeper.pegboard import PEG_COLOURS
 from scorekeeper.rulesets import ACE_RULES, RULESETS, TossOptions
 from web.auth import get_store, request_token, role_for, set_token_cookie
@@ -30,14 +28,14 @@ def boot(table: Table, role: Role, **extra: Any) -> Markup:
     with table.cond:
         data = {"table_id": table.id, "seq": table.seq, "state": table.state_json(),
                 "role": {"kind": role.kind, "player": role.player},
-                "setup": tables.setup_to_json(table.setup), "table": store.meta(table), **extra}
+                "setup": setup_json(table.setup), "table": store.meta(table), **extra}
     text = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
     return Markup(text)
 
 
 def is_pack(table: Table) -> bool:
     """Whether the table plays a rules-pack game (entered hand by hand) rather than Toss."""
-    return not isinstance(table.setup, TableSetup)
+    return game_of(table.setup).engine == "hands"
 
 
 def table_page(table_id: str, template: str, *kinds: str, pack_template: str | None = None,
@@ -46,7 +44,7 @@ def table_page(table_id: str, template: str, *kinds: str, pack_template: str | N
     game = None
     if pack_template and is_pack(table):
         template = pack_template
-        game = get_game(tables.game_of(table.setup)).describe()
+        game = game_of(table.setup).describe()
     token = request.args.get("token")
     if token:  # a link with ?token= sets the cookie, then shows the clean address
         get_store().role(table, token)  # refuses a wrong token before setting it
@@ -69,7 +67,7 @@ def table_page(table_id: str, template: str, *kinds: str, pack_template: str | N
 def start() -> str:
     return render_template("start.html", colours=PEG_COLOURS, rulesets=RULESETS,
                            ace_rules=ACE_RULES, defaults=TossOptions(),
-                           games=tables.available_games())
+                           games=available_games())
 
 
 @bp.get("/rules")

@@ -1,10 +1,10 @@
 """Tables and their event logs: the SQLite file is the truth, the folded state is a cache.
 
 Every table keeps its log of events (append-only, numbered 1, 2, 3...), its tokens, the
-proposals players make and the hand confirmations. The rules core (``scorekeeper.tables``:
-the Toss engine or a rules-pack session, whichever game the table plays) folds the log into
-the game state; the store keeps that fold in memory per table, refolds it from the log the
-first time a table is used after a start, and wakes the live streams when a write lands.
+proposals players make and the hand confirmations. The one fold (``scorekeeper.log``, for
+whichever game the table plays) folds the log into the game state; the store keeps that fold
+in memory per table, refolds it from the log the first time a table is used after a start, and
+wakes the live streams when a write lands.
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from scorekeeper import engine, tables
+from scorekeeper import engine, log
 from scorekeeper.cards import CardError
+from scorekeeper.game import GameSetup, GameState, read_setup, setup_json
 from scorekeeper.games import GameError
 from web import db
 
@@ -99,7 +100,7 @@ class Table:
     """One table in memory: its setup, tokens and the folded state of its log."""
 
     id: str
-    setup: tables.Setup
+    setup: GameSetup
     keeper_token: str
     display_token: str
     join_token: str
@@ -107,7 +108,7 @@ class Table:
     auto_accept: bool
     seats: dict[str, str]
     claimed: set[str]
-    state: tables.State
+    state: GameState
     seq: int = 0
     cond: threading.Condition = field(default_factory=threading.Condition)
     write_lock: threading.RLock = field(default_factory=threading.RLock)
@@ -198,9 +199,9 @@ class Store:
 
     # -- tables ------------------------------------------------------------------------
 
-    def create_table(self, setup: tables.Setup, *, auto_accept: bool = False) -> Table:
+    def create_table(self, setup: GameSetup, *, auto_accept: bool = False) -> Table:
         """Store a new table with fresh tokens; returns it."""
-        tables.initial_state(setup)  # the rules core validates the setup
+        log.start(setup)  # the game validates the setup
         table_id = secrets.token_hex(4)
         now = time.time()
         seats = {player: new_token() for player in setup.players}
@@ -208,7 +209,7 @@ class Store:
         statements: list[tuple[str, tuple[Any, ...]]] = [(
             "INSERT INTO tables (id, created_at, setup_json, keeper_token, display_token,"
             " join_token, join_expires_at, auto_accept) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (table_id, now, json.dumps(tables.setup_to_json(setup)), keeper, display, join,
+            (table_id, now, json.dumps(setup_json(setup)), keeper, display, join,
              now + self.join_ttl, int(auto_accept)),
         )]
         for position, (player, token) in enumerate(seats.items()):
@@ -239,7 +240,7 @@ class Store:
         if not rows:
             raise TableNotFoundError(table_id)
         row = rows[0]
-        setup = tables.setup_from_json(json.loads(row["setup_json"]))
+        setup = read_setup(json.loads(row["setup_json"]))
         seats = self._query(
             "SELECT player, token, claimed_at FROM seats WHERE table_id = ? ORDER BY position",
             (table_id,),
@@ -250,21 +251,19 @@ class Store:
             join_expires_at=row["join_expires_at"], auto_accept=bool(row["auto_accept"]),
             seats={s["player"]: s["token"] for s in seats},
             claimed={s["player"] for s in seats if s["claimed_at"] is not None},
-            state=tables.initial_state(setup),
+            state=log.start(setup),
         )
         self._refold(table)
         return table
 
     def _refold(self, table: Table) -> None:
         """Fold the whole log again (on load, or when another process wrote)."""
-        state = tables.initial_state(table.setup)
-        seq = 0
+        state, seq = log.start(table.setup), 0
         table.messages.clear()
         table.messages[0] = sse_message(
             "state", 0, {"seq": 0, "state": state.to_json(), "event": None}
         )
-        for seq, event in self._logged_events(table.id):
-            state = tables.apply(state, event)
+        for seq, event, state in self._folded(table):
             self._remember(table, seq, state, event)
         table.state, table.seq = state, seq
 
@@ -276,7 +275,14 @@ class Store:
         for row in rows:
             yield row["seq"], json.loads(row["event_json"])
 
-    def _remember(self, table: Table, seq: int, state: tables.State | dict[str, Any],
+    def _folded(self, table: Table) -> Iterator[tuple[int, dict[str, Any], GameState]]:
+        """Each logged event with its number and the state after it, by the one fold."""
+        rows = list(self._logged_events(table.id))
+        states = log.trail(table.setup, (event for _, event in rows))
+        for (seq, event), state in zip(rows, states, strict=False):
+            yield seq, event, state
+
+    def _remember(self, table: Table, seq: int, state: GameState | dict[str, Any],
                   event: Any) -> None:
         state_json = state if isinstance(state, dict) else state.to_json()
         table.messages[seq] = sse_message(
@@ -361,11 +367,11 @@ class Store:
             raise RefusedError('the event needs a "type", e.g. "meld", "toss" or "undo"', 400)
         return dict(event)
 
-    def dry_run(self, table: Table, event: Any) -> tables.State:
+    def dry_run(self, table: Table, event: Any) -> GameState:
         """The state the event would give, without storing it (a refusal raises)."""
         event = self._checked_event(event)
         try:
-            return tables.apply(table.state, event)
+            return log.apply(table.state, event)
         except ValueError as exc:
             raise refusal(exc) from exc
 
@@ -393,7 +399,7 @@ class Store:
             if base_seq != table.seq:
                 raise StaleWriteError(table.seq, table.state_json(), base_seq)
             try:
-                state = tables.apply(table.state, event)
+                state = log.apply(table.state, event)
             except ValueError as exc:
                 raise refusal(exc) from exc
             seq = table.seq + 1
@@ -453,9 +459,7 @@ class Store:
                 return [(s, table.messages[s]) for s in range(last_seq + 1, current + 1)]
         # Older than the cache: fold the log again up to now.
         out: list[tuple[int, bytes]] = []
-        state = tables.initial_state(table.setup)
-        for seq, event in self._logged_events(table.id):
-            state = tables.apply(state, event)
+        for seq, event, state in self._folded(table):
             if last_seq < seq <= current:
                 out.append((seq, sse_message(
                     "state", seq, {"seq": seq, "state": state.to_json(), "event": event})))
@@ -481,11 +485,10 @@ class Store:
 
     def states_over_time(self, table: Table) -> list[dict[str, Any]]:
         """Each board's score after every event (for the history chart and the CSV)."""
-        state = tables.initial_state(table.setup)
+        state = log.start(table.setup)
         points = [{"seq": 0, "hand_no": state.to_json().get("hand_no"),
                    "scores": {b.owner: b.score for b in state.boards()}}]
-        for seq, event in self._logged_events(table.id):
-            state = tables.apply(state, event)
+        for seq, _, state in self._folded(table):
             points.append({"seq": seq, "hand_no": state.to_json().get("hand_no"),
                            "scores": {b.owner: b.score for b in state.boards()}})
         return points

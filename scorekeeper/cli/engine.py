@@ -12,9 +12,9 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
+from scorekeeper import log
 from scorekeeper.cards import Card, parse_cards
 from scorekeeper.cli import EXIT_BAD_INPUT, InputError, emit, read_json
-from scorekeeper.engine import EngineError, TableSetup, apply, initial_state
 from scorekeeper.rulesets import RULESETS, TossOptions
 from scorekeeper.tally import tally_hand
 
@@ -39,9 +39,10 @@ def register(subparsers: Any) -> None:
     replay = subparsers.add_parser(
         "replay",
         help="replay a game's event log and print the final state",
-        description='Fold an event log from a JSON file (or - for stdin): {"setup": {"players":'
-        ' [...], "teams": {...}, "colours": {...}, "options": {...}}, "events": [...]}.'
-        " Prints the final game state; a refused event exits 2 naming its index (from 0).",
+        description='Fold an event log from a JSON file (or - for stdin): {"setup": {"game":'
+        ' "complex-toss-rummy", "players": [...], "teams": {...}, "colours": {...}, "options":'
+        ' {...}}, "events": [...]}, or a table\'s export from the app (export.json), of any'
+        " game. Prints the final game state; a refused event exits 2 naming its index (from 0).",
     )
     replay.add_argument("file", metavar="FILE", help="JSON input file, or - for stdin")
     replay.set_defaults(handler=_replay)
@@ -96,15 +97,14 @@ def _replay(args: argparse.Namespace) -> int:
     data = read_json(args.file)
     if not isinstance(data, dict) or "setup" not in data or "events" not in data:
         raise InputError('the replay input is a JSON object {"setup": {...}, "events": [...]}')
-    events = data["events"]
-    if not isinstance(events, list):
+    if not isinstance(data["events"], list):
         raise InputError('"events" must be a list of event objects')
-    setup = TableSetup.from_json(data["setup"])
-    state = initial_state(setup)
+    setup, events = log.read_log(data)
+    state = log.start(setup)
     for index, event in enumerate(events):
         try:
-            state = apply(state, event)
-        except EngineError as exc:
+            state = log.apply(state, event)
+        except ValueError as exc:  # a malformed event or a rule refusing it
             kind = event.get("type") if isinstance(event, Mapping) else None
             return _refused(index, kind, str(exc))
     return emit(state.to_json())

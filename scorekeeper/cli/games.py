@@ -12,7 +12,9 @@ from scorekeeper.cards import STANDARD
 from scorekeeper.cli import InputError, emit, read_json
 from scorekeeper.cli.rules import add_decks_option, table_cards
 from scorekeeper.deadwood import TONG_ITS, solve, three_thirteen
-from scorekeeper.games import GAMES, get_game
+from scorekeeper.game import GAMES, get_game
+from scorekeeper.games import GAMES as PACKS
+from scorekeeper.games import RulesPack
 from scorekeeper.games.base import MAX_DECKS
 from scorekeeper.games.indian_chief import MELDS, score_meld
 
@@ -131,12 +133,16 @@ def _score(args: argparse.Namespace) -> int:
         raise InputError("the input must be a JSON object with a \"game\"")
     game = data.get("game")
     if not isinstance(game, str):
-        raise InputError(f'"game" must name a game: one of {", ".join(GAMES)}')
-    return emit(get_game(game).score_json(data))
+        raise InputError(f'"game" must name a game: one of {", ".join(PACKS)}')
+    pack = get_game(game)
+    if not isinstance(pack, RulesPack):
+        raise InputError(f"{pack.title} is scored event by event: use replay (or tally for one"
+                         " hand)")
+    return emit(pack.score_json(data))
 
 
 def _games(args: argparse.Namespace) -> int:
     if args.name is None:
-        return emit([{"name": p.name, "title": p.title, "seed": p.seed, "chips": p.has_chips}
-                     for p in GAMES.values()])
+        keys = ("name", "title", "seed", "engine", "chips")
+        return emit([{key: game.describe()[key] for key in keys} for game in GAMES.values()])
     return emit(get_game(args.name).describe())

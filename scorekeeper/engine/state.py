@@ -139,6 +139,11 @@ class TableSetup:
             raise SetupError(f"player {loose[0]!r} is in no team: in team play every player"
                              " is in exactly one team")
 
+    @property
+    def game(self) -> str:
+        """The game this table plays: its ruleset."""
+        return self.options.ruleset
+
     @cached_property
     def team_of(self) -> dict[str, str | None]:
         """Each player's team, or None without teams."""

@@ -19,9 +19,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 
 from scorekeeper.cards import STANDARD, Card, CardError, DeckKind, check_cards, parse_cards
+
+if TYPE_CHECKING:
+    from scorekeeper.games.session import SessionSetup, SessionState
 
 FieldKind = Literal[
     "int", "bool", "choice", "player", "players", "order", "cards", "suit", "teams", "group",
@@ -186,6 +189,32 @@ class RulesPack(ABC):
     options: ClassVar[tuple[Option, ...]] = ()
     hand_form: ClassVar[tuple[Field, ...]] = ()
     summary: ClassVar[str] = ""
+    #: A rules pack is played hand by hand: the keeper enters each hand (``hand``), or
+    #: corrects a total (``correction``); ``undo`` is the fold's.
+    engine: ClassVar[str] = "hands"
+    event_types: ClassVar[tuple[str, ...]] = ("hand", "correction", "undo")
+
+    # -- the Game protocol (scorekeeper.game): a whole game as a fold over its events ------
+
+    def read_setup(self, data: Mapping[str, Any]) -> SessionSetup:
+        """A table of this game from JSON: players, options, decks, colours, start chips."""
+        from scorekeeper.games.session import SessionSetup
+
+        return SessionSetup.from_json(
+            {**data, "game": self.name} if isinstance(data, Mapping) else data)
+
+    def setup_json(self, setup: SessionSetup) -> dict[str, Any]:
+        return setup.to_json()
+
+    def start(self, setup: SessionSetup) -> SessionState:
+        from scorekeeper.games.session import initial_session
+
+        return initial_session(setup)
+
+    def apply(self, state: SessionState, event: Mapping[str, Any]) -> SessionState:
+        from scorekeeper.games.session import apply_session
+
+        return apply_session(state, event)
 
     def card_value(self, card: Card) -> int:
         """The points of one card in this game (deadwood or penalty value)."""
@@ -301,6 +330,7 @@ list every player in "totals" or "players"
             "name": self.name,
             "title": self.title,
             "seed": self.seed,
+            "engine": self.engine,
             "summary": self.summary,
             "deck": self.deck,
             "players": {"min": self.min_players, "max": self.max_players},

@@ -1,0 +1,68 @@
+"""Toss Rummy and Complex Toss Rummy as games of the one door (:mod:`scorekeeper.game`): the
+engine's setup, fold and description behind the :class:`~scorekeeper.game.Game` protocol.
+
+>>> game = TossGame("toss-rummy")
+>>> setup = game.read_setup({"players": ["ann", "bob"]})
+>>> game.apply(game.start(setup), {"type": "new-hand", "dealer": "ann"}).turn
+'bob'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from scorekeeper.engine.rules import EVENT_TYPES, apply
+from scorekeeper.engine.state import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    GameState,
+    SetupError,
+    TableSetup,
+    initial_state,
+)
+from scorekeeper.rulesets import RULESET_TITLES, Ruleset
+
+#: The seed file of both Toss rulesets.
+TOSS_SEED: Final = "000"
+
+
+@dataclass(frozen=True)
+class TossGame:
+    """One of the two Toss rulesets, played event by event on the Toss engine."""
+
+    name: Ruleset
+    engine: str = "toss"
+    event_types: tuple[str, ...] = EVENT_TYPES
+
+    @property
+    def title(self) -> str:
+        return RULESET_TITLES[self.name]
+
+    def describe(self) -> dict[str, Any]:
+        """What the start page and ``scorekeeper games`` show of this game."""
+        return {"name": self.name, "title": self.title, "seed": TOSS_SEED, "engine": self.engine,
+                "deck": "toss", "players": {"min": MIN_PLAYERS, "max": MAX_PLAYERS},
+                "lower_wins": False, "chips": False}
+
+    def read_setup(self, data: Mapping[str, Any]) -> TableSetup:
+        """A setup from JSON (``players``, ``teams``, ``colours``, ``options``); the ruleset is
+        this game's (a ``"ruleset"`` option naming the other one is refused)."""
+        if not isinstance(data, Mapping):
+            raise SetupError("a table setup must be a JSON object")
+        fields = {k: v for k, v in data.items() if k != "game"}
+        options = fields.get("options") or {}
+        if not isinstance(options, Mapping):
+            raise SetupError("\"options\" must be a JSON object")
+        fields["options"] = {**options, "ruleset": self.name}
+        return TableSetup.from_json(fields)
+
+    def setup_json(self, setup: TableSetup) -> dict[str, Any]:
+        return {"game": self.name, **setup.to_json()}
+
+    def start(self, setup: TableSetup) -> GameState:
+        return initial_state(setup)
+
+    def apply(self, state: GameState, event: Mapping[str, Any]) -> GameState:
+        return apply(state, event)
