@@ -22,6 +22,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
+from scorekeeper.errors import InvalidInputError
+
 Colour = Literal["black", "red", "gold", "blue"]
 DeckKind = Literal["toss", "standard"]
 
@@ -75,7 +77,7 @@ NULL_CODE: Final = "null"
 _SUITED_RE: Final = re.compile(r"^(10|[2-9]|[akqjt])([a-z]{2})$")
 
 
-class CardError(ValueError):
+class CardError(InvalidInputError):
     """Base class for every card input error."""
 
 

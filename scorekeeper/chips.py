@@ -18,13 +18,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from scorekeeper.errors import InvalidInputError
 from scorekeeper.games import GAMES
 from scorekeeper.rulesets import TOSS_RUMMY
 
 DEFAULT_CHIPS_PER_POINTS: Final = 10
 
 
-class ChipError(ValueError):
+class ChipError(InvalidInputError):
     """Chip input that cannot be settled: missing totals, bad numbers, unknown games."""
 
 

@@ -27,6 +27,7 @@ from itertools import combinations, product
 from typing import Any, Final
 
 from scorekeeper.cards import ACE, KING, RANK_SYMBOLS, SUITS, Card
+from scorekeeper.errors import InvalidInputError
 
 #: The longest run: ace (low) to king.
 MAX_RUN: Final = 13
@@ -36,7 +37,7 @@ MAX_HAND: Final = 20
 THREE_THIRTEEN_HANDS: Final = 11
 
 
-class DeadwoodError(ValueError):
+class DeadwoodError(InvalidInputError):
     """A hand the solver cannot score: a joker or null card, or a bad wild rank or hand number."""
 
 

@@ -33,6 +33,7 @@ from scorekeeper.cards import (
     decks_copies,
     toss_deck,
 )
+from scorekeeper.errors import RuleRefusalError
 from scorekeeper.rulesets import (
     COMPLEX,
     RULESET_TITLES,
@@ -95,7 +96,7 @@ class Verdict:
         }
 
 
-class IllegalPlay(ValueError):
+class IllegalPlay(RuleRefusalError):
     """Raised by callers that refuse a play; carries the :class:`Verdict` that refused it.
 
     >>> from scorekeeper.cards import parse_cards

@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Final, Literal
 
 from scorekeeper.cards import ACE, Card
+from scorekeeper.errors import InvalidInputError
 
 Ruleset = Literal["toss-rummy", "complex-toss-rummy"]
 AceRule = Literal["both", "high", "low"]
@@ -34,7 +35,7 @@ TEN_VALUE: Final = 10
 SMALL_VALUE: Final = 5
 
 
-class OptionError(ValueError):
+class OptionError(InvalidInputError):
     """A table option has an unknown name or a value outside its range."""
 
 

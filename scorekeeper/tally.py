@@ -23,10 +23,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.cards import Card, check_cards
+from scorekeeper.errors import InvalidInputError
 from scorekeeper.rulesets import TossOptions
 
 
-class TallyError(ValueError):
+class TallyError(InvalidInputError):
     """The hand to tally is not possible as given (bad names, teams or cards)."""
 
 

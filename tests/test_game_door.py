@@ -102,3 +102,33 @@ def test_replay_reads_the_apps_export_of_a_hand_by_hand_table(client: FlaskClien
     document["events"].append({"seq": 4, "event": {"type": "bogus"}})
     refused = _replay(tmp_path, document)
     assert refused.returncode == 2 and json.loads(refused.stdout)["index"] == 3
+
+
+def test_the_same_malformed_event_gets_the_same_status_at_every_table(
+        client: FlaskClient) -> None:
+    statuses = {}
+    for game in ("complex-toss-rummy", "toss-hearts", "toss-rummy", "tong-its"):
+        table = client.post("/api/tables", json={"game": game,
+                                                 "players": ["ann", "bob", "cy"]}).json
+        reply = client.post(f"/api/tables/{table['table_id']}/events",
+                            headers={"Authorization": f"Bearer {table['keeper_token']}"},
+                            json={"base_seq": 0, "event": {"type": "bogus"}})
+        statuses[game] = reply.status_code
+        assert "unknown event type 'bogus'" in reply.json["error"]
+    assert set(statuses.values()) == {400}, statuses
+
+
+def test_every_error_is_an_input_error_or_a_rule_refusal() -> None:
+    from scorekeeper import cards, chips, deadwood, engine, games, melds, rulesets, tally
+    from scorekeeper.cli import InputError
+    from scorekeeper.errors import InvalidInputError, RuleRefusalError, http_status
+    from scorekeeper.games.session import SessionError
+    from scorekeeper.vision.errors import VisionError
+
+    for error in (cards.CardError, engine.EventError, engine.SetupError, rulesets.OptionError,
+                  tally.TallyError, deadwood.DeadwoodError, chips.ChipError, InputError,
+                  VisionError, games.UnknownGameError, games.GameOptionError):
+        assert issubclass(error, InvalidInputError) and http_status(error("x")) == 400
+    for error in (engine.RuleViolation, melds.IllegalPlay, games.HandEntryError, SessionError):
+        assert issubclass(error, RuleRefusalError) and not issubclass(error, InvalidInputError)
+    assert http_status(engine.RuleViolation("x")) == 422

@@ -17,6 +17,7 @@ from flask import Flask, Response, jsonify, render_template, request
 from flask.sessions import SessionInterface, SessionMixin
 from werkzeug.exceptions import HTTPException
 
+from scorekeeper.errors import ScorekeeperError, http_status
 from web.config import DEFAULTS, from_environment, secret_key
 from web.store import StaleWriteError, Store, StoreError
 
@@ -83,6 +84,10 @@ def register_errors(app: Flask) -> None:
         if wants_json():
             return jsonify({"error": str(exc), "seq": exc.seq, "state": exc.state}), 409
         return error(str(exc), 409)
+
+    @app.errorhandler(ScorekeeperError)
+    def refused(exc: ScorekeeperError) -> tuple[Response | str, int]:
+        return error(str(exc), http_status(exc))
 
     @app.errorhandler(ValueError)
     def value_error(exc: ValueError) -> tuple[Response | str, int]:

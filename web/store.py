@@ -20,10 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from scorekeeper import engine, log
-from scorekeeper.cards import CardError
+from scorekeeper import log
+from scorekeeper.errors import http_status
 from scorekeeper.game import GameSetup, GameState, read_setup, setup_json
-from scorekeeper.games import GameError
 from web import db
 
 #: How many recent live-stream messages each table keeps ready to resend.
@@ -125,16 +124,9 @@ class Table:
 
 
 def refusal(exc: Exception) -> RefusedError:
-    """Map an exception of the rules core to a refusal with the right status."""
-    if isinstance(exc, engine.RuleViolation):
-        return RefusedError(getattr(exc, "reason", None) or str(exc), 422)
-    if type(exc).__name__ == "IllegalPlay":
-        return RefusedError(str(exc), 422)
-    if isinstance(exc, (engine.EventError, CardError)):
-        return RefusedError(str(exc), 400)
-    if isinstance(exc, (engine.EngineError, GameError)):
-        return RefusedError(str(exc), 422)
-    return RefusedError(str(exc), 400)
+    """A refusal of the rules core as the store's error, its status by the error's class: 422
+    for a rule refusing the play, 400 for malformed input."""
+    return RefusedError(str(exc), http_status(exc))
 
 
 def new_token() -> str:

@@ -15,6 +15,7 @@ from functools import cached_property
 from typing import Any, Final, Literal
 
 from scorekeeper.cards import Card
+from scorekeeper.errors import InvalidInputError, RuleRefusalError, ScorekeeperError
 from scorekeeper.melds import MeldKind
 from scorekeeper.pegboard import PEG_COLOURS, PegBoard, PegPosition
 from scorekeeper.rulesets import OptionError, TossOptions
@@ -31,19 +32,19 @@ TEAM_SIZES: Final = (2, 3)
 _COLOUR_RE: Final = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
-class EngineError(ValueError):
+class EngineError(ScorekeeperError):
     """Base class of every error the game engine raises."""
 
 
-class SetupError(EngineError):
+class SetupError(EngineError, InvalidInputError):
     """The table setup is not playable: player count, teams, colours or options."""
 
 
-class EventError(EngineError):
+class EventError(EngineError, InvalidInputError):
     """A malformed event: unknown type, missing or mistyped field, bad card code, unknown name."""
 
 
-class RuleViolation(EngineError):
+class RuleViolation(EngineError, RuleRefusalError):
     """A well-formed event that breaks a rule; ``reason`` is one sentence a player understands."""
 
     def __init__(self, reason: str) -> None:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 
 from scorekeeper.cards import STANDARD, Card, CardError, DeckKind, check_cards, parse_cards
+from scorekeeper.errors import InvalidInputError, RuleRefusalError, ScorekeeperError
 
 if TYPE_CHECKING:
     from scorekeeper.games.session import SessionSetup, SessionState
@@ -37,20 +38,25 @@ FIELD_KINDS: Final[tuple[str, ...]] = (
 MAX_DECKS: Final = 20
 
 
-class GameError(ValueError):
-    """Base class of the rules packs' input errors."""
+class GameError(ScorekeeperError):
+    """Base class of the rules packs' errors."""
 
 
-class UnknownGameError(GameError):
+class UnknownGameError(GameError, InvalidInputError):
     """No rules pack has that name."""
 
 
-class GameOptionError(GameError):
+class GameOptionError(GameError, InvalidInputError):
     """An option of a game has an unknown name or a value outside its range."""
 
 
-class HandEntryError(GameError):
-    """The keeper's entry for a hand is malformed or impossible (names the field and the fix)."""
+class HandEntryError(GameError, RuleRefusalError):
+    """The keeper's entry for a hand is malformed or impossible (names the field and the fix):
+    the hand is refused."""
+
+
+class NoChipGameError(GameError, InvalidInputError):
+    """Chips asked of a game that is not played for chips."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,7 +324,7 @@ list every player in "totals" or "players"
 
     def chips(self, data: Mapping[str, Any]) -> dict[str, Any]:
         """Settle a chip game over a sequence of hands (only games with chips)."""
-        raise GameError(f"{self.title} has no chip game")
+        raise NoChipGameError(f"{self.title} has no chip game")
 
     @property
     def has_chips(self) -> bool:

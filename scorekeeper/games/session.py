@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from scorekeeper.cards import ACE, parse_cards
+from scorekeeper.errors import InvalidInputError, RuleRefusalError
 from scorekeeper.games import get_game
 from scorekeeper.games.base import GameError, HandEntryError, RulesPack, read_decks
 from scorekeeper.pegboard import PEG_COLOURS, PegBoard
@@ -36,8 +37,12 @@ PLAYING: Final = "playing"
 GAME_OVER: Final = "game-over"
 
 
-class SessionError(GameError):
-    """An event for a rules-pack game is malformed or not allowed now."""
+class SessionError(GameError, RuleRefusalError):
+    """An event for a rules-pack game is not allowed now, or names what is not at the table."""
+
+
+class SessionEventError(GameError, InvalidInputError):
+    """An event for a rules-pack game that is not a JSON object of a known type."""
 
 
 @dataclass(frozen=True)
@@ -229,7 +234,7 @@ def replay_session(setup: SessionSetup, events: Iterable[Mapping[str, Any]]) -> 
 def apply_session(state: SessionState, event: Mapping[str, Any]) -> SessionState:
     """Apply one event; raises a :class:`GameError` and leaves ``state`` as it was on refusal."""
     if not isinstance(event, Mapping):
-        raise SessionError("an event must be a JSON object with a \"type\"")
+        raise SessionEventError("an event must be a JSON object with a \"type\"")
     kind = event.get("type")
     if kind == "undo":
         if state.previous is None:
@@ -244,7 +249,7 @@ def apply_session(state: SessionState, event: Mapping[str, Any]) -> SessionState
         return _hand(state, event)
     if kind == "correction":
         return _correction(state, event)
-    raise SessionError(
+    raise SessionEventError(
         f"unknown event type {kind!r}: use one of {', '.join(SESSION_EVENT_TYPES)}"
     )
 
