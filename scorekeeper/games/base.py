@@ -326,6 +326,21 @@ list every player in "totals" or "players"
         """Settle a chip game over a sequence of hands (only games with chips)."""
         raise NoChipGameError(f"{self.title} has no chip game")
 
+    #: The fewest chips a player may start this game's chip game with (``start_chips``).
+    min_start_chips: ClassVar[int] = 0
+
+    def chip_hand(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> dict[str, Any]:
+        """One scored hand (the keeper's entry and the hand's details) as this game's chip
+        settlement reads it; a hand the chip game cannot settle raises :class:`GameError`."""
+        raise NoChipGameError(f"{self.title} has no chip game")
+
+    def chip_standing(self, players: Sequence[str], start_chips: int | None,
+                      options: Mapping[str, Any], decks: int,
+                      hands: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        r"""Everyone's chips after ``hands`` (from :meth:`chip_hand`): ``counts``, the ``pot``,
+        the chips each ``start``\ ed with and whether the chip game is over (``game_over``)."""
+        raise NoChipGameError(f"{self.title} has no chip game")
+
     @property
     def has_chips(self) -> bool:
         return type(self).chips is not RulesPack.chips

@@ -24,15 +24,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from scorekeeper.cards import ACE, parse_cards
 from scorekeeper.errors import InvalidInputError, RuleRefusalError
 from scorekeeper.games import get_game
 from scorekeeper.games.base import GameError, HandEntryError, RulesPack, read_decks
 from scorekeeper.pegboard import PEG_COLOURS, PegBoard
 
 SESSION_EVENT_TYPES: Final[tuple[str, ...]] = ("hand", "correction", "undo")
-#: Chips each player starts a Toss Colors chip game with, unless the table says otherwise.
-DEFAULT_START_CHIPS: Final = 20
 PLAYING: Final = "playing"
 GAME_OVER: Final = "game-over"
 
@@ -96,7 +93,7 @@ list every player in "totals" or "players"
         )
         start = data.get("start_chips")
         if start is not None and (isinstance(start, bool) or not isinstance(start, int)
-                                  or start < (1 if pack.name == "toss-colors" else 0)):
+                                  or start < pack.min_start_chips):
             raise SessionError(f'"start_chips" must be a whole number of chips, not {start!r}')
         return cls(pack.name, names, options, decks, chosen, start)
 
@@ -192,32 +189,17 @@ class SessionState:
         pack, setup = self.setup.pack, self.setup
         if not pack.has_chips:
             return None
-        players = list(setup.players)
         chip_hands: list[dict[str, Any]] = []
         error = None
         for record in self.hands:
             try:
-                chip_hands.append(_chip_hand(pack.name, record))
+                chip_hands.append(pack.chip_hand(record.entry, record.details))
             except GameError as exc:
                 error = f"hand {record.hand_no}: {exc}"
                 break
-        if pack.name == "toss-colors":
-            start = setup.start_chips or DEFAULT_START_CHIPS
-            result = pack.chips({"players": players, "start_chips": start,
-                                 "split": setup.options.get("split", "equal"),
-                                 "hands": chip_hands})
-            counts = dict(result["chips"])
-            pot = result["hands"][-1]["pot"] if result["hands"] else 0
-            over = bool(result["game_over"])
-        else:
-            start = setup.start_chips or 0
-            result = pack.chips({"players": players, "hands": chip_hands,
-                                 "decks": setup.decks})
-            counts = {n: start + v for n, v in result["net"].items()}
-            pot = result["hands"][-1]["pot"] if result["hands"] else 0
-            over = False
-        return {"counts": counts, "pot": pot, "start": start, "game_over": over,
-                "error": error}
+        standing = pack.chip_standing(setup.players, setup.start_chips, setup.options,
+                                      setup.decks, chip_hands)
+        return {**standing, "error": error}
 
 
 def initial_session(setup: SessionSetup) -> SessionState:
@@ -298,24 +280,3 @@ def _correction(state: SessionState, event: Mapping[str, Any]) -> SessionState:
     return SessionState(state.setup, totals, state.hands, state.corrections + (note,),
                         winner, game_over, state, state.events_applied + 1)
 
-
-def _chip_hand(game: str, record: HandRecord) -> dict[str, Any]:
-    """One hand as the pack's chip game reads it, from the keeper's entry and the hand's score."""
-    entry, details = record.entry, record.details
-    if game == "toss-colors":
-        if entry.get("nil"):
-            raise HandEntryError("a Nil bid has no place in the chip game (RULES.md 4)")
-        return {"bidder": entry.get("bidder"), "partner": entry.get("partner") or None,
-                "made": bool(details.get("made"))}
-    winner = str(details.get("hand_winner"))
-    hands = entry.get("hands") or {}
-    exposed = entry.get("exposed") or {}
-    held = parse_cards(hands.get(winner, []))
-    melded = parse_cards(exposed.get(winner, []))
-    counts: dict[int, int] = {}
-    for card in held:
-        counts[card.rank] = counts.get(card.rank, 0) + 1
-    return {"winner": winner, "win": entry.get("win"),
-            "concealed_fours": min(3, sum(n // 4 for n in counts.values())),
-            "aces": sum(c.rank == ACE for c in [*held, *melded]),
-            "not_opened": list(entry.get("not_opened") or [])}

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from scorekeeper.cards import ACE, STANDARD, Card
+from scorekeeper.cards import ACE, STANDARD, Card, parse_cards
 from scorekeeper.deadwood import TONG_ITS, face_value, solve
 from scorekeeper.games.base import (
     Field,
@@ -43,6 +43,8 @@ ACE_BONUS: Final = 1
 #: A player who wins this many hands in a row takes the pot.
 POT_STREAK: Final = 2
 ACES_PER_DECK: Final = 4
+#: The most concealed fours one hand pays for.
+MAX_FOURS: Final = 3
 HAND_FIELDS: Final = ("winner", "win", "concealed_fours", "aces", "not_opened")
 
 
@@ -209,6 +211,27 @@ class TongIts(RulesPack):
     def chips(self, data: Mapping[str, Any]) -> dict[str, Any]:
         return tong_its_chips(data)
 
+    def chip_hand(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> dict[str, Any]:
+        """The hand's winner, how, the concealed fours in the winner's hand and the aces the
+        winner held in hand or in own melds (RULES.md section 4)."""
+        winner = str(details.get("hand_winner"))
+        held = parse_cards((entry.get("hands") or {}).get(winner, []))
+        melded = parse_cards((entry.get("exposed") or {}).get(winner, []))
+        return {"winner": winner, "win": entry.get("win"),
+                "concealed_fours": min(MAX_FOURS, concealed_fours(held)),
+                "aces": sum(c.rank == ACE for c in [*held, *melded]),
+                "not_opened": list(entry.get("not_opened") or [])}
+
+    def chip_standing(self, players: Sequence[str], start_chips: int | None,
+                      options: Mapping[str, Any], decks: int,
+                      hands: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        """Counts start at ``start_chips`` (0: a count is what the player won or lost)."""
+        start = start_chips or 0
+        result = tong_its_chips({"players": list(players), "hands": list(hands), "decks": decks})
+        return {"counts": {n: start + v for n, v in result["net"].items()},
+                "pot": result["hands"][-1]["pot"] if result["hands"] else 0,
+                "start": start, "game_over": False}
+
 
 def concealed_fours(hand: Sequence[Card]) -> int:
     """Ranks held four times in a hand (four-of-a-kinds kept concealed or placed face down).
@@ -267,7 +290,8 @@ def tong_its_chips(data: Mapping[str, Any]) -> dict[str, Any]:
         win = hand.get("win")
         if win not in WINS:
             raise HandEntryError(f'{where}: "win" is one of {", ".join(WINS)}, not {win!r}')
-        fours = read_int(hand.get("concealed_fours", 0), f"{where} concealed_fours", 0, 3)
+        fours = read_int(hand.get("concealed_fours", 0), f"{where} concealed_fours", 0,
+                         MAX_FOURS)
         aces = read_int(hand.get("aces", 0), f"{where} aces", 0, ACES_PER_DECK * decks)
         not_opened = roster.names_list(hand.get("not_opened", []), f"{where} not_opened")
         if winner in not_opened and win != "tongit":

@@ -19,7 +19,7 @@ for the next hand. No Nil bids. The game ends when a player has no chips.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from scorekeeper.cards import TOSS
@@ -48,6 +48,8 @@ ALONE_FAIL: Final = 150
 ALONE_RIVAL_AWARD: Final = 100
 GOAL: Final = 500
 ANTE: Final = 3
+#: Chips each player starts the chip game with, unless the table says otherwise.
+DEFAULT_START_CHIPS: Final = 20
 SPLITS: Final = ("equal", "two-thirds")
 
 
@@ -166,6 +168,27 @@ class TossColors(RulesPack):
 
     def chips(self, data: Mapping[str, Any]) -> dict[str, Any]:
         return toss_colors_chips(data)
+
+    min_start_chips = 1
+
+    def chip_hand(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> dict[str, Any]:
+        """The bidder, the partner and whether the bid was made; a Nil bid has no chips."""
+        if entry.get("nil"):
+            raise HandEntryError("a Nil bid has no place in the chip game (RULES.md 4)")
+        return {"bidder": entry.get("bidder"), "partner": entry.get("partner") or None,
+                "made": bool(details.get("made"))}
+
+    def chip_standing(self, players: Sequence[str], start_chips: int | None,
+                      options: Mapping[str, Any], decks: int,
+                      hands: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        """Everyone starts with ``start_chips`` (20 unless the table says otherwise)."""
+        start = start_chips or DEFAULT_START_CHIPS
+        result = toss_colors_chips({"players": list(players), "start_chips": start,
+                                    "split": options.get("split", "equal"),
+                                    "hands": list(hands)})
+        return {"counts": dict(result["chips"]),
+                "pot": result["hands"][-1]["pot"] if result["hands"] else 0,
+                "start": start, "game_over": bool(result["game_over"])}
 
 
 def toss_colors_chips(data: Mapping[str, Any]) -> dict[str, Any]:
