@@ -27,6 +27,14 @@ from scorekeeper.rulesets import RULESET_TITLES, Ruleset
 #: The seed file of both Toss rulesets.
 TOSS_SEED: Final = "000"
 
+#: The start page's one line about each Toss ruleset (the rules packs carry their own).
+TOSS_SUMMARIES: Final[dict[str, str]] = {
+    "complex-toss-rummy": "Peg boards; melds score as played and again at the end of the hand;"
+                          " jokers Toss top cards; first to 1000 wins at once.",
+    "toss-rummy": "Melds count at the end of the hand, cards in hand against; jokers Toss top"
+                  " cards; game to 1010, settled in chips.",
+}
+
 
 @dataclass(frozen=True)
 class TossGame:
@@ -44,7 +52,8 @@ class TossGame:
         """What the start page and ``scorekeeper games`` show of this game."""
         return {"name": self.name, "title": self.title, "seed": TOSS_SEED, "engine": self.engine,
                 "deck": "toss", "players": {"min": MIN_PLAYERS, "max": MAX_PLAYERS},
-                "lower_wins": False, "chips": False}
+                "lower_wins": False, "chips": False,
+                "summary": TOSS_SUMMARIES.get(self.name, "")}
 
     def read_setup(self, data: Mapping[str, Any]) -> TableSetup:
         """A setup from JSON (``players``, ``teams``, ``colours``, ``options``); the ruleset is

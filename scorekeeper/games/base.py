@@ -68,7 +68,9 @@ class Field:
     codes), ``suit`` (a suit code), ``teams`` (team name -> member names), ``group`` (an object of
     the sub-``fields``). With ``per_player`` the value
     is an object mapping each player's name to one such value; with ``many`` a value is a list
-    of such values (several choices).
+    of such values (several choices). ``empty_hand`` marks a ``player`` field naming whoever
+    ended the hand holding no cards (a blank cards row is then an empty hand, not a missing
+    one); ``empty_hand_if`` limits that to a value of another field (``("win", "tongit")``).
     """
 
     name: str
@@ -83,6 +85,8 @@ class Field:
     maximum: int | None = None
     fields: tuple[Field, ...] = ()
     help: str = ""
+    empty_hand: bool = False
+    empty_hand_if: tuple[str, str] | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -101,6 +105,9 @@ class Field:
             out["fields"] = [f.to_json() for f in self.fields]
         if self.help:
             out["help"] = self.help
+        if self.empty_hand:
+            out["empty_hand"] = (True if self.empty_hand_if is None else
+                                 {"field": self.empty_hand_if[0], "value": self.empty_hand_if[1]})
         return out
 
 
