@@ -3,7 +3,12 @@
 Every game (:mod:`scorekeeper.game`) is folded here, by the command line, the web app's store
 and the LED board alike. The fold reads each event's outline once (a JSON object whose
 ``"type"`` the game knows), answers ``undo`` itself (the state before the latest event still in
-effect) and hands every other event to the game.
+effect) and ``amend`` (an event that supersedes an earlier one, see :func:`amend`), and hands
+every other event to the game.
+
+An event's number is its place in the log, from 1. A :class:`Fold` keeps the events in effect
+with their numbers, so an amendment can fold the corrected log again and re-check every later
+event by the rules; the log itself only grows.
 
 >>> from scorekeeper.game import read_setup
 >>> setup = read_setup({"game": "toss-hearts", "players": ["ann", "bob"]})
@@ -13,20 +18,25 @@ effect) and hands every other event to the game.
 >>> apply(state, {"type": "bogus"})
 Traceback (most recent call last):
 ...
-scorekeeper.log.UnknownEventError: unknown event type 'bogus': use one of hand, correction, undo
+scorekeeper.log.UnknownEventError: unknown event type 'bogus': use one of hand, correction, \
+undo, amend
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
 from scorekeeper.engine.state import EventError, RuleViolation
+from scorekeeper.errors import RuleRefusalError
 from scorekeeper.game import GameSetup, GameState, game_of, read_setup
 
 State = TypeVar("State", bound=GameState)
 
 UNDO: Final = "undo"
+AMEND: Final = "amend"
 
 
 class MalformedEventError(EventError):
@@ -41,6 +51,103 @@ class NothingToUndoError(RuleViolation):
     """An ``undo`` with no event left in effect."""
 
 
+class MalformedAmendmentError(EventError):
+    """An ``amend`` event missing its target, replacement event or reason, or naming an event
+    that is not in effect."""
+
+
+class AmendmentNeedsLogError(EventError):
+    """An ``amend`` given to :func:`apply`, which sees one state and not the log."""
+
+
+class AmendedEventRefusedError(RuleViolation):
+    """The replacement event itself is refused by the rules where it stands in the log."""
+
+
+class AmendedEventInvalidError(EventError):
+    """The replacement event itself is malformed."""
+
+
+@dataclass(frozen=True)
+class Broken:
+    """A later event that no longer holds after an amendment: its number, type and the rule's
+    reason."""
+
+    seq: int
+    type: str
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seq": self.seq, "type": self.type, "reason": self.reason}
+
+    def describe(self) -> str:
+        return f"update {self.seq} ({self.type}): {self.reason.rstrip('.')}"
+
+
+class LaterEventsRefusedError(RuleViolation):
+    """An amendment after which later events no longer hold (``broken``); stored only with the
+    removal of exactly those events (the amendment's ``"remove"``)."""
+
+    def __init__(self, target: int, broken: tuple[Broken, ...]) -> None:
+        named = "; ".join(b.describe() for b in broken)
+        numbers = ", ".join(str(b.seq) for b in broken)
+        super().__init__(
+            f"amending update {target} makes later events no longer hold: {named}. Amend it "
+            f"another way, or store the amendment with the removal of update(s) {numbers} "
+            f'("remove": [{numbers}])'
+        )
+        self.target = target
+        self.broken = broken
+
+
+class RemovalStillHoldsError(RuleViolation):
+    """An amendment that asks to remove an event which still holds after it."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """An event in effect: its number in the log, the event as it now stands (an amended
+    event's latest version) and the state after it."""
+
+    seq: int
+    event: Mapping[str, Any]
+    state: GameState
+
+
+@dataclass(frozen=True)
+class Fold:
+    """A log folded so far: the state, the events in effect with their numbers, how many log
+    events were read, and the fold before the latest event in effect (what an undo returns
+    to)."""
+
+    setup: GameSetup
+    state: GameState
+    entries: tuple[Entry, ...] = ()
+    read: int = 0
+    previous: Fold | None = None
+
+
+@dataclass(frozen=True)
+class Amendment:
+    """An ``amend`` event read: which event it supersedes, with what, why, and the later
+    events it removes."""
+
+    target: int
+    event: Mapping[str, Any]
+    reason: str
+    remove: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What an amendment gives: the events in effect after it, the state, and the later events
+    that no longer hold (left out of ``entries``)."""
+
+    entries: tuple[Entry, ...]
+    state: GameState
+    broken: tuple[Broken, ...]
+
+
 def read_event(event: object, types: Iterable[str]) -> Mapping[str, Any]:
     """The event as a mapping whose type is one of ``types``, or a clear input error."""
     if not isinstance(event, Mapping):
@@ -50,6 +157,11 @@ def read_event(event: object, types: Iterable[str]) -> Mapping[str, Any]:
     if not isinstance(kind, str) or kind not in names:
         raise UnknownEventError(f"unknown event type {kind!r}: use one of {', '.join(names)}")
     return event
+
+
+def event_types(setup: GameSetup) -> tuple[str, ...]:
+    """Every event type the fold reads for this setup's game (``amend`` included)."""
+    return (*game_of(setup).event_types, AMEND)
 
 
 def undo(state: State) -> State:
@@ -62,11 +174,15 @@ def undo(state: State) -> State:
 
 
 def apply(state: State, event: object) -> State:
-    """The state after one event (``state`` never changes); a refusal raises."""
+    """The state after one event (``state`` never changes); a refusal raises. An ``amend``
+    needs the log: fold it with :func:`step`."""
     game = game_of(state.setup)
-    checked = read_event(event, game.event_types)
+    checked = read_event(event, event_types(state.setup))
     if checked["type"] == UNDO:
         return undo(state)
+    if checked["type"] == AMEND:
+        raise AmendmentNeedsLogError(
+            "an amendment is folded with the log it amends: use scorekeeper.log.step")
     after: State = game.apply(state, checked)
     return after
 
@@ -77,20 +193,140 @@ def start(setup: GameSetup) -> GameState:
     return state
 
 
+def begin(setup: GameSetup) -> Fold:
+    """The fold before the first event."""
+    return Fold(setup, start(setup))
+
+
+def step(fold: Fold, event: object, seq: int | None = None) -> Fold:
+    """The fold after one more log event, numbered ``seq`` (the next number when absent)."""
+    number = fold.read + 1 if seq is None else seq
+    checked = read_event(event, event_types(fold.setup))
+    kind = checked["type"]
+    if kind == UNDO:
+        if fold.previous is None:
+            raise NothingToUndoError("There is nothing to undo.")
+        return dataclasses.replace(fold.previous, read=number)
+    if kind == AMEND:
+        plan = amend(fold, read_amendment(checked, fold.setup))
+        return Fold(fold.setup, _after(plan.state, fold.state), plan.entries, number, fold)
+    state = game_of(fold.setup).apply(fold.state, checked)
+    return Fold(fold.setup, state, (*fold.entries, Entry(number, checked, state)), number, fold)
+
+
+def _after(state: GameState, before: GameState) -> GameState:
+    """The amended state, whose ``previous`` is the state before the amendment (an undo of
+    the amendment gives the original back, also through :func:`undo`)."""
+    if dataclasses.is_dataclass(state) and any(
+            f.name == "previous" for f in dataclasses.fields(state)):
+        changed: GameState = dataclasses.replace(state, previous=before)
+        return changed
+    return state
+
+
+def read_amendment(event: Mapping[str, Any], setup: GameSetup) -> Amendment:
+    """An ``amend`` event: ``{"type": "amend", "target": N, "event": {...}, "reason": "...",
+    "remove": [M, ...]}``; a clear input error names what is missing."""
+    target = event.get("target")
+    if isinstance(target, bool) or not isinstance(target, int) or target < 1:
+        raise MalformedAmendmentError(
+            '"target" is the number of the event to amend (its # in the history), e.g. 4')
+    replacement = event.get("event")
+    kinds = game_of(setup).event_types
+    if (not isinstance(replacement, Mapping) or replacement.get("type") in (UNDO, AMEND)
+            or replacement.get("type") not in kinds):
+        plays = ", ".join(k for k in kinds if k != UNDO)
+        raise MalformedAmendmentError(
+            f'"event" is the corrected event, a JSON object whose "type" is one of {plays}')
+    reason = event.get("reason")
+    if not isinstance(reason, str) or not reason.strip():
+        raise MalformedAmendmentError(
+            '"reason" is required: say what was entered wrongly, e.g. "the meld was 7s not 8s"')
+    remove = event.get("remove", [])
+    if not isinstance(remove, list) or any(
+            isinstance(n, bool) or not isinstance(n, int) for n in remove):
+        raise MalformedAmendmentError(
+            '"remove" lists the numbers of the later events to remove with the amendment')
+    return Amendment(target, replacement, reason.strip(), frozenset(remove))
+
+
+def _position(fold: Fold, target: int) -> int:
+    for index, entry in enumerate(fold.entries):
+        if entry.seq == target:
+            return index
+    if target > fold.read:
+        raise MalformedAmendmentError(
+            f"there is no update {target} yet: the log has {fold.read} update(s)")
+    raise MalformedAmendmentError(
+        f"update {target} is not an event in effect (it was undone or removed, or it is an "
+        "undo or an amendment): amend an event the history shows in effect; an amended event "
+        "is amended again by its own number")
+
+
+def plan(fold: Fold, amendment: Amendment) -> Plan:
+    """The corrected log folded again from the amended event on, every later event re-checked
+    by the rules. Later events that no longer hold are left out and named in ``broken``; a
+    refused replacement, or a removal that still holds, raises."""
+    index = _position(fold, amendment.target)
+    outside = amendment.remove - {e.seq for e in fold.entries[index + 1:]}
+    if outside:
+        raise MalformedAmendmentError(
+            f"only later events in effect can be removed with the amendment of update "
+            f"{amendment.target}, not {', '.join(str(n) for n in sorted(outside))}")
+    game = game_of(fold.setup)
+    state = fold.entries[index - 1].state if index else start(fold.setup)
+    try:
+        state = game.apply(state, amendment.event)
+    except ValueError as exc:
+        kind = (AmendedEventRefusedError if isinstance(exc, RuleRefusalError)
+                else AmendedEventInvalidError)
+        raise kind(f"the amended update {amendment.target} is refused: {exc}") from exc
+    kept = [*fold.entries[:index], Entry(amendment.target, amendment.event, state)]
+    broken: list[Broken] = []
+    for entry in fold.entries[index + 1:]:
+        try:
+            after = game.apply(state, entry.event)
+        except ValueError as exc:
+            broken.append(Broken(entry.seq, str(entry.event.get("type")), str(exc)))
+            continue
+        if entry.seq in amendment.remove:
+            raise RemovalStillHoldsError(
+                f"update {entry.seq} ({entry.event.get('type')}) still holds after the "
+                "amendment: only the events that no longer hold are removed with it")
+        state = after
+        kept.append(Entry(entry.seq, entry.event, state))
+    return Plan(tuple(kept), state, tuple(broken))
+
+
+def amend(fold: Fold, amendment: Amendment) -> Plan:
+    """:func:`plan`, refused when a later event no longer holds and is not in ``remove``."""
+    result = plan(fold, amendment)
+    unnamed = tuple(b for b in result.broken if b.seq not in amendment.remove)
+    if unnamed:
+        raise LaterEventsRefusedError(amendment.target, unnamed)
+    return result
+
+
+def folds(setup: GameSetup, events: Iterable[object]) -> Iterator[Fold]:
+    """The fold after each event of the log, in order (raises at the first refused one)."""
+    fold = begin(setup)
+    for event in events:
+        fold = step(fold, event)
+        yield fold
+
+
 def trail(setup: GameSetup, events: Iterable[object]) -> Iterator[GameState]:
     """The state after each event of the log, in order (raises at the first refused one)."""
-    state = start(setup)
-    for event in events:
-        state = apply(state, event)
-        yield state
+    for fold in folds(setup, events):
+        yield fold.state
 
 
 def replay(setup: GameSetup, events: Iterable[object]) -> GameState:
     """The state after the whole log."""
-    state = start(setup)
+    fold = begin(setup)
     for event in events:
-        state = apply(state, event)
-    return state
+        fold = step(fold, event)
+    return fold.state
 
 
 def read_log(document: Mapping[str, Any]) -> tuple[GameSetup, list[object]]:
