@@ -117,14 +117,15 @@ class Entry:
 @dataclass(frozen=True)
 class Fold:
     """A log folded so far: the state, the events in effect with their numbers, how many log
-    events were read, and the fold before the latest event in effect (what an undo returns
-    to)."""
+    events were read, the fold before the latest event in effect (what an undo returns
+    to) and the numbers of the amendments in effect."""
 
     setup: GameSetup
     state: GameState
     entries: tuple[Entry, ...] = ()
     read: int = 0
     previous: Fold | None = None
+    amendments: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -209,9 +210,11 @@ def step(fold: Fold, event: object, seq: int | None = None) -> Fold:
         return dataclasses.replace(fold.previous, read=number)
     if kind == AMEND:
         plan = amend(fold, read_amendment(checked, fold.setup))
-        return Fold(fold.setup, _after(plan.state, fold.state), plan.entries, number, fold)
+        return Fold(fold.setup, _after(plan.state, fold.state), plan.entries, number, fold,
+                    (*fold.amendments, number))
     state = game_of(fold.setup).apply(fold.state, checked)
-    return Fold(fold.setup, state, (*fold.entries, Entry(number, checked, state)), number, fold)
+    return Fold(fold.setup, state, (*fold.entries, Entry(number, checked, state)), number, fold,
+                fold.amendments)
 
 
 def _after(state: GameState, before: GameState) -> GameState:
@@ -305,6 +308,15 @@ def amend(fold: Fold, amendment: Amendment) -> Plan:
     if unnamed:
         raise LaterEventsRefusedError(amendment.target, unnamed)
     return result
+
+
+def changed_hands(before: GameState, after: GameState) -> list[int]:
+    """The numbers of the finished hands whose record differs between two states (the hands
+    an amendment rescored, which the players confirm again)."""
+    old = {h.get("hand_no"): h for h in before.to_json().get("hands", [])}
+    new = {h.get("hand_no"): h for h in after.to_json().get("hands", [])}
+    return sorted(n for n in old.keys() | new.keys()
+                  if isinstance(n, int) and old.get(n) != new.get(n))
 
 
 def folds(setup: GameSetup, events: Iterable[object]) -> Iterator[Fold]:

@@ -347,6 +347,7 @@ def history(table_id: str) -> Response:
     return jsonify({"seq": table.seq, "hands": state.get("hands", []),
                     "boards": state.get("boards", []),
                     "points": get_store().states_over_time(table),
+                    "timeline": get_store().timeline(table),
                     "notes": {str(seq): note for seq, note in notes.items()}})
 
 
@@ -434,6 +435,26 @@ def dry_run(table_id: str) -> Response:
     data = body()
     state = get_store().dry_run(table, data.get("event"))
     return jsonify({"seq": table.seq, "state": state.to_json()})
+
+
+@bp.post("/tables/<table_id>/amend")
+def amend(table_id: str) -> tuple[Response, int]:
+    """Amend a past event: ``{"target", "event", "reason", "remove", "base_seq", "action_id"}``
+    stores an ``amend`` event (201); with ``"preview": true`` nothing is stored and the answer
+    is the score change per player, the hands rescored and the later events that no longer
+    hold (200). A refusal is 422 (a later event named) or 400, as for any write."""
+    table = table_for(table_id)
+    role = require(table, "keeper")
+    data = body()
+    event = {"type": "amend", "target": data.get("target"), "event": data.get("event"),
+             "reason": data.get("reason"), "remove": data.get("remove") or []}
+    store = get_store()
+    if data.get("preview"):
+        return jsonify({"seq": table.seq, "preview": store.preview_amendment(table, event)}), 200
+    base_seq = int_field(data, "base_seq")
+    seq, _, state_text = store.append_encoded(table, base_seq, event, role.name,
+                                              data.get("action_id"))
+    return Response(f'{{"seq":{seq},"state":{state_text}}}', mimetype="application/json"), 201
 
 
 @bp.post("/tables/<table_id>/proposals")

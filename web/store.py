@@ -164,6 +164,8 @@ class Table:
     state: GameState
     #: Seat tokens the keeper ended (freed or re-issued seat): token -> player, for the message.
     revoked: dict[str, str] = field(default_factory=dict)
+    #: The log folded (the events in effect with their numbers), for amendments.
+    fold: log.Fold | None = None
     seq: int = 0
     cond: threading.Condition = field(default_factory=threading.Condition)
     write_lock: threading.RLock = field(default_factory=threading.RLock)
@@ -306,14 +308,21 @@ class Store:
 
     def _refold(self, table: Table) -> None:
         """Fold the whole log again (on load, or when another process wrote)."""
-        state, seq = log.start(table.setup), 0
+        fold, seq = log.begin(table.setup), 0
         table.messages.clear()
         table.messages[0] = sse_message(
-            "state", 0, {"seq": 0, "state": state.to_json(), "event": None}
+            "state", 0, {"seq": 0, "state": fold.state.to_json(), "event": None}
         )
-        for seq, event, state in self._folded(table):
-            self._remember(table, seq, state, event)
-        table.state, table.seq = state, seq
+        for seq, event in self._logged_events(table.id):
+            fold = log.step(fold, event, seq)
+            self._remember(table, seq, fold.state, event)
+        table.fold, table.state, table.seq = fold, fold.state, seq
+
+    def _fold_of(self, table: Table) -> log.Fold:
+        if table.fold is None:
+            self._refold(table)
+        assert table.fold is not None
+        return table.fold
 
     def _logged_events(self, table_id: str, since: int = 0) -> Iterator[tuple[int, dict[str, Any]]]:
         rows = self._query(
@@ -325,10 +334,10 @@ class Store:
 
     def _folded(self, table: Table) -> Iterator[tuple[int, dict[str, Any], GameState]]:
         """Each logged event with its number and the state after it, by the one fold."""
-        rows = list(self._logged_events(table.id))
-        states = log.trail(table.setup, (event for _, event in rows))
-        for (seq, event), state in zip(rows, states, strict=False):
-            yield seq, event, state
+        fold = log.begin(table.setup)
+        for seq, event in self._logged_events(table.id):
+            fold = log.step(fold, event, seq)
+            yield seq, event, fold.state
 
     def _remember(self, table: Table, seq: int, state: GameState | dict[str, Any],
                   event: Any) -> None:
@@ -518,9 +527,32 @@ class Store:
         """The state the event would give, without storing it (a refusal raises)."""
         event = self._checked_event(event)
         try:
-            return log.apply(table.state, event)
+            return log.step(self._fold_of(table), event, table.seq + 1).state
         except ValueError as exc:
             raise refusal(exc) from exc
+
+    def preview_amendment(self, table: Table, event: Any) -> dict[str, Any]:
+        """What an ``amend`` event would do, without storing it: each board's score before and
+        after, the change, the hands rescored, and the later events that no longer hold (which
+        the amendment must then name in ``"remove"``)."""
+        event = self._checked_event(event)
+        fold = self._fold_of(table)
+        try:
+            amendment = log.read_amendment(log.read_event(event, (log.AMEND,)), table.setup)
+            plan = log.plan(fold, amendment)
+        except ValueError as exc:
+            raise refusal(exc) from exc
+        before = {b.owner: b.score for b in fold.state.boards()}
+        after = {b.owner: b.score for b in plan.state.boards()}
+        original = next(e.event for e in fold.entries if e.seq == amendment.target)
+        return {
+            "target": amendment.target, "original": original, "event": amendment.event,
+            "reason": amendment.reason, "before": before, "after": after,
+            "change": {o: after[o] - before.get(o, 0) for o in after},
+            "hands": log.changed_hands(fold.state, plan.state),
+            "broken": [b.to_json() for b in plan.broken],
+            "state": plan.state.to_json(),
+        }
 
     def append(
         self, table: Table, base_seq: int, event: Any, by: str, action_id: str | None = None
@@ -550,10 +582,14 @@ class Store:
             if base_seq != table.seq:
                 raise self._stale(table, base_seq)
             try:
-                state = log.apply(table.state, event)
+                fold = log.step(self._fold_of(table), event, table.seq + 1)
             except ValueError as exc:
                 raise refusal(exc) from exc
-            seq = table.seq + 1
+            state, seq = fold.state, table.seq + 1
+            rescored: list[int] = []
+            if event["type"] == log.AMEND:
+                rescored = log.changed_hands(table.state, state)
+                event["rescored_hands"] = rescored
             state_json = state.to_json()
             state_text = json.dumps(state_json, ensure_ascii=False, separators=(",", ":"))
             event_text = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
@@ -576,12 +612,18 @@ class Store:
                         " VALUES (?, ?, ?, ?, ?, ?)",
                         (table.id, seq, event_text, by, time.time(), action_id),
                     )
+                    for hand_no in rescored:  # the players confirm a rescored hand again
+                        self._conn.execute(
+                            "DELETE FROM confirmations WHERE table_id = ? AND hand_no = ?",
+                            (table.id, hand_no))
                     self._conn.execute("COMMIT")
                 except sqlite3.Error:
                     self._conn.execute("ROLLBACK")
                     raise
             with table.cond:
-                table.state, table.seq = state, seq
+                table.fold, table.state, table.seq = fold, state, seq
+                if rescored:
+                    table.meta_version += 1
                 table.messages[seq] = message
                 while len(table.messages) > MESSAGE_CACHE:
                     table.messages.popitem(last=False)
@@ -660,6 +702,14 @@ class Store:
             points.append({"seq": seq, "hand_no": state.to_json().get("hand_no"),
                            "scores": {b.owner: b.score for b in state.boards()}})
         return points
+
+    def timeline(self, table: Table) -> list[dict[str, Any]]:
+        """Each board's score after every event in effect, amended events as amended (the
+        history chart: the game as it now stands, without undone or removed events)."""
+        fold = self._fold_of(table)
+        states = [(0, log.start(table.setup)), *((e.seq, e.state) for e in fold.entries)]
+        return [{"seq": seq, "hand_no": state.to_json().get("hand_no"),
+                 "scores": {b.owner: b.score for b in state.boards()}} for seq, state in states]
 
     # -- proposals, confirmations, board status ------------------------------------------
 
@@ -763,7 +813,26 @@ class Store:
             "confirmations": confirmed,
             "board_status": table.board_status,
             "join_expires_at": table.join_expires_at,
+            "amendments": self.amendment_notices(table),
         }
+
+    def amendment_notices(self, table: Table, latest: int = 5) -> list[dict[str, Any]]:
+        """The latest amendments in effect, for the notice on the players' phones: which
+        update they amend, who, when, why, and the hands they rescored."""
+        numbers = self._fold_of(table).amendments[-latest:]
+        if not numbers:
+            return []
+        rows = self._query(
+            f"SELECT seq, event_json, by, at FROM events WHERE table_id = ? AND seq IN"
+            f" ({', '.join('?' * len(numbers))}) ORDER BY seq", (table.id, *numbers))
+        notices = []
+        for row in rows:
+            event = json.loads(row["event_json"])
+            notices.append({"seq": row["seq"], "target": event.get("target"), "by": row["by"],
+                            "at": row["at"], "reason": event.get("reason"),
+                            "hands": event.get("rescored_hands", []),
+                            "removed": event.get("remove", [])})
+        return notices
 
     # -- learned deck profiles (web/photos.py) -----------------------------------------
 

@@ -100,14 +100,14 @@ def _replay(args: argparse.Namespace) -> int:
     if not isinstance(data["events"], list):
         raise InputError('"events" must be a list of event objects')
     setup, events = log.read_log(data)
-    state = log.start(setup)
+    fold = log.begin(setup)
     for index, event in enumerate(events):
         try:
-            state = log.apply(state, event)
+            fold = log.step(fold, event)
         except ValueError as exc:  # a malformed event or a rule refusing it
             kind = event.get("type") if isinstance(event, Mapping) else None
             return _refused(index, kind, str(exc))
-    return emit(state.to_json())
+    return emit(fold.state.to_json())
 
 
 def _refused(index: int, kind: Any, reason: str) -> int:
