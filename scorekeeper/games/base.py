@@ -345,6 +345,39 @@ list every player in "totals" or "players"
     def has_chips(self) -> bool:
         return type(self).chips is not RulesPack.chips
 
+    # -- what the pages show ------------------------------------------------------------------
+
+    def ui_hints(self) -> dict[str, Any]:
+        """What the pages show of this game beyond its options and hand form; a game changes
+        what differs. ``{goal}`` and ``{start}`` in a note are filled in by the page.
+
+        - ``lowest_first``: standings list the lowest total first.
+        - ``standings_note``: said under the standings instead of who wins.
+        - ``goal_label``, ``goal_note``: how the goal (option ``goal`` or ``limit``) is named.
+        - ``progress``: ``{"label", "of"}`` for a game of a fixed number of hands or turns.
+        - ``wild_rank``: ``{"first": 3}``: that rank is wild in hand 1, one rank up each hand.
+        - ``card_points``: each card's points, counted as the keeper types a hand's cards.
+        - ``send_empty_cards``: a player with no cards entered took none (send ``[]``).
+        - ``chips_note``: how the chip game goes; ``start_chips``: its default start.
+        - ``meld_names``: the names of the melds a score sheet lists, in order.
+        - ``whole_suit``: ``{"field", "label", "cards"}``: one choice fills in these cards
+          (every copy in the decks) for one player and clears the others (shooting the moon).
+        - ``counters``: the keeper's tally counters for a hand in play (``name``, ``label``,
+          ``button``, ``step``), explained by ``counters_note``.
+        - ``choice_labels``: how the hand form shows the values of its choices.
+        """
+        return {
+            "lowest_first": self.lower_wins, "standings_note": None, "goal_label": "Goal",
+            "goal_note": "Game to {goal}.", "progress": None, "wild_rank": None,
+            "card_points": None, "send_empty_cards": False,
+            "chips_note": None, "start_chips": self.min_start_chips, "meld_names": None,
+            "whole_suit": None, "counters": [], "counters_note": None, "choice_labels": {},
+        }
+
+    def hand_summary(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> str:
+        """One line saying what happened in a scored hand, for the list of hands."""
+        return "; ".join(str(note) for note in details.get("notes", []))
+
     def describe(self) -> dict[str, Any]:
         """Everything the web app needs to offer this game: options and the hand form."""
         return {
@@ -359,6 +392,7 @@ list every player in "totals" or "players"
             "chips": self.has_chips,
             "options": [o.to_json() for o in self.options],
             "hand_form": [f.to_json() for f in self.hand_form],
+            "ui": self.ui_hints(),
         }
 
 

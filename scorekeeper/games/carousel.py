@@ -72,6 +72,9 @@ class Carousel(RulesPack):
     def card_value(self, card: Card) -> int:
         return carousel_value(card)
 
+    def hand_summary(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> str:
+        return f"{entry.get('knocker')} knocked"
+
     def game_end(
         self,
         totals: Mapping[str, int],

@@ -257,6 +257,13 @@ class IndianChief(RulesPack):
     def card_value(self, card: Card) -> int:
         return face_value(card)
 
+    def ui_hints(self) -> dict[str, Any]:
+        return {**super().ui_hints(), "progress": {"label": "turn", "of": TURNS},
+                "meld_names": dict(MELD_TITLES)}
+
+    def hand_summary(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> str:
+        return f"turn {entry.get('turn')}"
+
     def game_end(
         self,
         totals: Mapping[str, int],

@@ -54,6 +54,9 @@ class Rummy(RulesPack):
     def card_value(self, card: Card) -> int:
         return face_value(card)
 
+    def hand_summary(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> str:
+        return f"{entry.get('winner')} went out{' (rummy)' if entry.get('rummy') else ''}"
+
     def game_end(
         self,
         totals: Mapping[str, int],

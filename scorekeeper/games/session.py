@@ -110,13 +110,15 @@ list every player in "totals" or "players"
 
 @dataclass(frozen=True)
 class HandRecord:
-    """One scored hand: its number, the entry as given, the points and the pack's details."""
+    """One scored hand: its number, the entry as given, the points, the pack's details and its
+    one-line summary."""
 
     hand_no: int
     entry: Mapping[str, Any]
     deltas: Mapping[str, int]
     rule: str
     details: Mapping[str, Any]
+    summary: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -125,6 +127,7 @@ class HandRecord:
             "deltas": dict(self.deltas),
             "rule": self.rule,
             "details": dict(self.details),
+            "summary": self.summary,
         }
 
 
@@ -258,7 +261,7 @@ def _hand(state: SessionState, event: Mapping[str, Any]) -> SessionState:
                              f"(players: {', '.join(setup.players)})")
     totals = {n: result.totals.get(n, state.totals[n]) for n in setup.players}
     record = HandRecord(state.hand_no + 1, filled, dict(result.hand), result.rule,
-                        dict(result.details))
+                        dict(result.details), pack.hand_summary(filled, result.details))
     return SessionState(setup, totals, state.hands + (record,), state.corrections,
                         result.winner, result.game_over, state, state.events_applied + 1)
 

@@ -45,6 +45,10 @@ POT_STREAK: Final = 2
 ACES_PER_DECK: Final = 4
 #: The most concealed fours one hand pays for.
 MAX_FOURS: Final = 3
+WIN_NAMES: Final[dict[str, str]] = {
+    "tongit": "Tongit (went out)", "challenged-draw": "Draw, challenged",
+    "draw": "Draw, not challenged", "stock": "Stock ran out",
+}
 HAND_FIELDS: Final = ("winner", "win", "concealed_fours", "aces", "not_opened")
 
 
@@ -207,6 +211,19 @@ class TongIts(RulesPack):
                 "antes and the pot are settled by the chip game")
         details = {"hand_winner": winner, "deadwood": deadwood, "payments": payments}
         return HandScore(hand, new_totals, False, None, rule, details)
+
+    def ui_hints(self) -> dict[str, Any]:
+        # Totals are the chips paid hand by hand (lower_wins is about deadwood): most leads.
+        return {**super().ui_hints(), "lowest_first": False,
+                "choice_labels": dict(WIN_NAMES),
+                "standings_note": "Totals are the chips paid to hand winners (antes and the pot"
+                                  " under Chips).",
+                "chips_note": f"Antes {ANTE} a hand; the pot goes to whoever wins {POT_STREAK}"
+                              " hands in a row. Counts start at {start}."}
+
+    def hand_summary(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> str:
+        win = entry.get("win")
+        return f"{WIN_NAMES.get(str(win), win)}; won by {details.get('hand_winner')}"
 
     def chips(self, data: Mapping[str, Any]) -> dict[str, Any]:
         return tong_its_chips(data)

@@ -166,6 +166,17 @@ class TossColors(RulesPack):
         """First to the goal wins; several over it: the highest; a tie for highest plays on."""
         return reach_goal(totals, self.resolve_options(options)["goal"])
 
+    def ui_hints(self) -> dict[str, Any]:
+        return {**super().ui_hints(), "start_chips": DEFAULT_START_CHIPS,
+                "chips_note": f"Antes {ANTE} a hand; a made bid takes the pot. Everyone started"
+                              " with {start}."}
+
+    def hand_summary(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> str:
+        partner = " alone" if entry.get("alone") else (
+            f" with {entry['partner']}" if entry.get("partner") else "")
+        return (f"{entry.get('bidder')} bid {entry.get('bid')}{' Nil' if entry.get('nil') else ''}"
+                f"{partner}: {'made' if details.get('made') else 'failed'}")
+
     def chips(self, data: Mapping[str, Any]) -> dict[str, Any]:
         return toss_colors_chips(data)
 

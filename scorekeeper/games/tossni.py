@@ -78,6 +78,17 @@ class Tossni(RulesPack):
         Field("order", "order", "Order of going out (first out first)"),
     )
 
+    def ui_hints(self) -> dict[str, Any]:
+        return {**super().ui_hints(), "counters": [
+            {"name": "queens", "label": "Stacked Queens: draw", "button": "+ Queen",
+             "step": DRAW_PER_QUEEN},
+            {"name": "aces", "label": "Ace skips", "button": "+ Ace", "step": 1},
+        ], "counters_note": f"Each stacked Queen adds {DRAW_PER_QUEEN} cards for the next player"
+                            " to draw; the count resets when someone draws."}
+
+    def hand_summary(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> str:
+        return f"out: {', '.join(str(n) for n in entry.get('order') or [])}"
+
     def game_end(
         self,
         totals: Mapping[str, int],
