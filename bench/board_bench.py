@@ -3,8 +3,10 @@
 - bytes on the wire per score change and per full state, in our protocol and in WLED mode;
 - time from a committed state (``BoardLink.show``) to the board's acknowledgement: median, p99.
 
+- WLED restarting with the cable in: time until the board shows the state again.
+
 Targets: a score change under 40 bytes (ours); median under 20 ms; a full six-board state in
-WLED mode under 400 bytes.
+WLED mode under 400 bytes; the board right again within 2 s of a WLED restart.
 
     python bench/board_bench.py [--changes 400]
 """
@@ -12,6 +14,7 @@ WLED mode under 400 bytes.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import statistics
@@ -21,9 +24,9 @@ from pathlib import Path
 from firmware_bridge import protocol as p
 from firmware_bridge import wled
 from firmware_bridge.emulator import BoardEmulator
-from firmware_bridge.layout import default_layout
+from firmware_bridge.layout import Layout, default_layout
 from firmware_bridge.link import BoardLink
-from firmware_bridge.scene import Scene
+from firmware_bridge.scene import BoardPegs, Scene, parse_colour
 from firmware_bridge.vectors import COLOURS
 
 HAND = Path(__file__).resolve().parent.parent / "tests" / "vectors" / "complex_hand.json"
@@ -39,6 +42,22 @@ def game(changes: int, seed: int = 7) -> list[Scene]:
         scores[board] += rng.choice([5, 7, 10, 14, 20, 21, 24, 30, 40, 50, -10, -25, -60])
         scenes.append(Scene.from_scores(zip(COLOURS, scores, strict=True)))
     return scenes
+
+
+def worst_wled_full_state(layout: Layout) -> Scene:
+    """Six boards with every light on (minus and thousand) and the holes that make WLED's full
+    state longest (no two lit LEDs merge into a range), found by trying every hole of each
+    board: the boards' parts of the line add up independently."""
+    colours = [parse_colour(c) for c in COLOURS]
+    plain = [BoardPegs(c, 0, 0, 0) for c in colours]
+    boards = []
+    for b, colour in enumerate(colours):
+        def size(pegs: BoardPegs, b: int = b) -> int:
+            trial = (*plain[:b], pegs, *plain[b + 1:])
+            return len(wled.full_command(layout, Scene(trial, layout.max_brightness)))
+        boards.append(max((BoardPegs(colour, h, t, o, True, True)
+                           for h, t, o in itertools.product(range(10), repeat=3)), key=size))
+    return Scene(tuple(boards), layout.max_brightness)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -69,14 +88,32 @@ def run_mode(mode: str, scenes: list[Scene], baud: int | None = None) -> dict[st
             "bytes_per_change_max": max(sizes)}
 
 
+def wled_restarts(scene: Scene, trials: int) -> list[float]:
+    """Seconds from a WLED restart (cable in, between states) until the board shows ``scene``
+    again, with the link's default heartbeat."""
+    layout = default_layout()
+    took = []
+    with BoardEmulator(mode="wled", up_for=3600) as emu, BoardLink(emu.path, mode="wled") as link:
+        link.show(scene)
+        assert link.wait_shown(scene, 5), link.status
+        for _ in range(trials):
+            time.sleep(random.uniform(0.0, 1.0))  # anywhere in the heartbeat cycle
+            emu.restart()
+            start = time.perf_counter()
+            if not emu.wait_for(lambda e: e.leds == layout.render(scene), timeout=5):
+                raise SystemExit(f"wled: the board stayed wrong after a restart: {link.status}")
+            took.append(time.perf_counter() - start)
+    return took
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--changes", type=int, default=400)
+    parser.add_argument("--restarts", type=int, default=10)
     args = parser.parse_args()
     layout = default_layout()
     typical = Scene.from_scores(zip(COLOURS, [437, 152, 988, 61, 275, 340], strict=True))
-    worst = Scene.from_scores(zip(COLOURS, [-1999, -1888, -1777, -1666, -1555, -1444],
-                                  strict=True))
+    worst = worst_wled_full_state(layout)
     one_change = p.encode(p.Pegs((p.PegChange(3, 4, 5, 2, 1),)), 17)
     print("bytes on the wire")
     print(f"  ours: one score change (pegs frame)         {len(one_change):4d}  "
@@ -88,7 +125,7 @@ def main() -> None:
     print(f"  ours: layout upload at connect (6 frames)   {upload:4d}")
     print(f"  wled: full state, six boards (typical)      "
           f"{len(wled.full_command(layout, typical)):4d}  (target < 400)")
-    print(f"  wled: full state, six boards (all lights)   "
+    print(f"  wled: full state, six boards (every light)  "
           f"{len(wled.full_command(layout, worst)):4d}  (target < 400)")
     after = Scene.from_scores(zip(COLOURS, [452, 152, 988, 61, 275, 340], strict=True))
     print(f"  wled: one score change (437 -> 452)         "
@@ -111,6 +148,10 @@ def main() -> None:
             hand_scenes.append(Scene.from_state(state.to_json()))
     except ImportError:
         hand_scenes = []
+    took = wled_restarts(typical, args.restarts)
+    print(f"wled: {len(took)} restarts with the cable in, board right again after: median "
+          f"{statistics.median(took) * 1000:.0f} ms, max {max(took) * 1000:.0f} ms  "
+          "(target < 2000 ms)")
     for mode in ("ours", "wled"):
         figures = run_mode(mode, scenes)
         print(f"{mode}: {len(scenes) - 1} committed score changes over a pty, show() -> ack")

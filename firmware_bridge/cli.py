@@ -32,7 +32,15 @@ from firmware_bridge.link import (
     LinkStatus,
     connect,
 )
-from firmware_bridge.ports import AUTO, PortError, PortMatch, describe_ports, parse_vid_pid
+from firmware_bridge.ports import (
+    AUTO,
+    DTR_AUTO,
+    DTR_MODES,
+    PortError,
+    PortMatch,
+    describe_ports,
+    parse_vid_pid,
+)
 from firmware_bridge.render import board_svg
 from firmware_bridge.scene import DEFAULT_BRIGHTNESS, Scene, parse_colour
 from firmware_bridge.stream import Server, StatusPoster, StreamError, StreamFollower
@@ -55,6 +63,10 @@ def register(subparsers: Any) -> None:
     board.add_argument("--vid-pid", action="append", default=[], metavar="VID:PID",
                        help="USB id to look for with --port auto (repeatable; hex)")
     board.add_argument("--serial-number", help="USB serial number of the board (--port auto)")
+    board.add_argument("--dtr", choices=DTR_MODES, default=DTR_AUTO,
+                       help="hold DTR and RTS up: auto (for ESP32-S2/S3 boards on their own USB "
+                            "port, USB id 303a, which read nothing otherwise; default), hold "
+                            "(always) or drop (never: the reset-safe sequence)")
     board.add_argument("--server", help="the scorekeeper's URL, e.g. http://192.168.1.20:8000")
     board.add_argument("--table", help="table id (with --server)")
     board.add_argument("--token", help="the table's display or keeper token (with --server)")
@@ -78,7 +90,9 @@ def register(subparsers: Any) -> None:
         "board-sim", help="emulate an LED peg board on a pseudo-terminal",
         description="A board on a pty: prints its path, speaks our protocol or WLED's, and "
                     "shows what is lit. Commands on stdin: unplug, replug, reset, garbage [N], "
-                    "drop [N], slow MS, svg PATH, show, quit.")
+                    "drop [N], slow MS, svg PATH, show, quit; for WLED also app JSON (a change "
+                    "made in WLED's app, e.g. {\"on\":false}) and prefix TEXT (debug output "
+                    "before each reply).")
     sim.add_argument("--mode", choices=MODES, default=OURS)
     sim.add_argument("--layout", help="layout JSON (for the pictures and the LED count)")
     sim.add_argument("--leds", type=int, help="LED count of the strip (default: the layout's)")
@@ -96,6 +110,10 @@ def register(subparsers: Any) -> None:
     sim.add_argument("--reset-on-open", type=float, metavar="SECONDS",
                      help="act like an Arduino: reset whenever the port is opened and boot for "
                           "this long (e.g. 1.5)")
+    sim.add_argument("--native-usb", action="store_true",
+                     help="act like an ESP32-S2/S3 on its own USB port: read nothing unless the "
+                          "host holds DTR and RTS up (open the printed url, a pyserial spy:// "
+                          "URL that reports the host's lines)")
     sim.add_argument("--duration", type=float, help="exit after this many seconds")
     sim.set_defaults(handler=sim_command)
 
@@ -164,7 +182,7 @@ def _show_once(args: argparse.Namespace, layout: Layout) -> int:
         raise LayoutError(f"the state has {len(scene.boards)} boards, the layout "
                           f"{len(layout.boards)}")
     with BoardLink(args.port, layout, args.mode, _match(args), on_status=_print_status,
-                   hello_timeout=4.0) as link:
+                   hello_timeout=4.0, dtr=args.dtr) as link:
         link.show(scene)
         if not link.wait_shown(scene, args.timeout):
             raise InputError(f"the board did not show the state within {args.timeout:g} s: "
@@ -178,7 +196,8 @@ def _show_once(args: argparse.Namespace, layout: Layout) -> int:
 def _test(args: argparse.Namespace, layout: Layout) -> int:
     try:
         port = _resolve_port(args)
-        driver, description = connect(port, layout, args.mode, hello_timeout=args.timeout)
+        driver, description = connect(port, layout, args.mode, hello_timeout=args.timeout,
+                                      dtr=args.dtr)
     except (PortError, LinkError, *LINK_ERRORS) as exc:
         raise InputError(f"cannot reach the board: {exc}") from exc
     colours = list(PEG_COLOURS.values())
@@ -219,7 +238,8 @@ def _follow(args: argparse.Namespace, layout: Layout) -> int:
 
     stop = threading.Event()
     _stop_on_signals(stop)
-    link = BoardLink(args.port, layout, args.mode, _match(args), on_status=on_status).start()
+    link = BoardLink(args.port, layout, args.mode, _match(args), on_status=on_status,
+                     dtr=args.dtr).start()
     follower = StreamFollower(server, link, args.brightness,
                               on_error=lambda m: print(m, file=sys.stderr, flush=True))
     failure: list[str] = []
@@ -253,13 +273,13 @@ def sim_command(args: argparse.Namespace) -> int:
             Path(args.svg).write_text(emu.svg(), encoding="utf-8")
 
     emulator = BoardEmulator(args.mode, layout, args.link, args.leds, on_change=changed,
-                             reset_on_open=args.reset_on_open)
+                             reset_on_open=args.reset_on_open, native_usb=args.native_usb)
     emulator.delay = args.delay_ms / 1000
     emulator.drop_every = args.drop_every
     emulator.noise_every = args.garbage_every
     path = emulator.start()
     print(json.dumps({"port": path, "device": emulator.device_path, "mode": args.mode,
-                      "leds": emulator.led_count}), flush=True)
+                      "leds": emulator.led_count, "url": emulator.port_url}), flush=True)
     _stop_on_signals(stop)
     threading.Thread(target=_sim_commands, args=(emulator, stop), daemon=True).start()
     started = time.monotonic()
@@ -299,6 +319,11 @@ def _sim_commands(emulator: BoardEmulator, stop: threading.Event) -> None:
                 emulator.garbage(int(rest[0]) if rest else 24)
             elif command == "drop":
                 emulator.drop_next_acks = int(rest[0]) if rest else 1
+            elif command == "app" and rest:
+                emulator.wled_app(json.loads(line.split(None, 1)[1]))
+            elif command == "prefix":
+                emulator.reply_prefix = line.split(None, 1)[1].rstrip("\n").encode() \
+                    if rest else b""
             elif command == "slow":
                 emulator.delay = float(rest[0]) / 1000 if rest else 0.0
             elif command == "svg" and rest:
@@ -310,8 +335,8 @@ def _sim_commands(emulator: BoardEmulator, stop: threading.Event) -> None:
                 return
             else:
                 print(json.dumps({"error": f"unknown command {line.strip()!r}: use unplug, "
-                                  "replug, reset, garbage [N], drop [N], slow MS, svg PATH, "
-                                  "show, quit"}), flush=True)
+                                  "replug, reset, garbage [N], drop [N], slow MS, app JSON, "
+                                  "prefix TEXT, svg PATH, show, quit"}), flush=True)
                 continue
             print(json.dumps({"done": command, "port": emulator.path}), flush=True)
         except (ValueError, OSError) as exc:

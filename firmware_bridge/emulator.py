@@ -3,7 +3,12 @@
 
 Faults for testing the link: garbage bytes, dropped acknowledgements, corrupted incoming frames,
 a slow device, unplug (the pty is closed and the link path removed) and replug (a new pty; the
-link path, a symlink, points at it).
+link path, a symlink, points at it), a restart with the cable in, debug output before a WLED
+reply, and an ESP32-S2/S3 on native USB that reads nothing unless the host holds DTR and RTS.
+
+A pseudo-terminal has no modem lines, so a ``native_usb`` emulator learns them the way a USB
+analyser would: the host opens :attr:`BoardEmulator.port_url`, pyserial's ``spy://`` wrapper of
+the pty, which reports every DTR and RTS change the host makes into a pipe the emulator reads.
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ import errno
 import json
 import os
 import select
+import shutil
+import tempfile
 import threading
 import time
 import tty
@@ -32,23 +39,79 @@ class EmulatorError(ValueError):
     """Bad emulator settings (mode, LED count)."""
 
 
-class WledDevice:
-    """The subset of WLED's serial JSON API the bridge uses: ``on``, ``bri``, ``seg`` (object
-    or list; ``id`` 0) with ``i`` (index + colour, or start, stop + colour), ``v``."""
+#: WLED's colour at first boot (effect Solid): what an unfrozen segment 0 shows.
+WLED_BOOT_COLOUR: Final = (255, 160, 0)
+WLED_BOOT_BRIGHTNESS: Final = 128
+#: Segment 0 as WLED sets it up: the whole strip, no grouping, spacing, offset, reverse, mirror.
+SEGMENT_FIELDS: Final = ("start", "stop", "grp", "spc", "of", "rev", "mi")
 
-    def __init__(self, led_count: int) -> None:
+
+class WledDevice:
+    """The part of WLED 0.14's serial JSON API the bridge uses, as ``wled00/json.cpp`` does it:
+    ``bri`` and ``on`` (``"on":true`` with ``"bri":0`` turns WLED back on at its last
+    brightness; switching on unfreezes every segment), ``seg`` (object or list; ``id`` 0) with
+    ``i`` (index + colour, or start, stop + colour; the first ``i`` freezes the segment and
+    blacks it out; indexes go through the segment's start, reverse, grouping, spacing, offset
+    and mirror), and ``v`` (answer with state and info, including ``info.uptime``).
+
+    Until the first ``i`` (after boot, or after being switched on) segment 0 runs its effect:
+    Solid in :data:`WLED_BOOT_COLOUR`. ``segment`` (WLED's saved segment 0) survives a restart;
+    ``up_for`` is the uptime in seconds at construction, as if WLED had been running that long.
+    """
+
+    def __init__(self, led_count: int, segment: dict[str, Any] | None = None,
+                 up_for: float = 0.0) -> None:
         self.led_count = led_count
+        self.segment: dict[str, Any] = {"start": 0, "stop": led_count, "grp": 1, "spc": 0,
+                                        "of": 0, "rev": False, "mi": False}
+        self.segment.update(segment or {})
         self.reset()
+        self._booted -= up_for
 
     def reset(self) -> None:
-        self.leds = bytearray(self.led_count * 3)
-        self.brightness = 128
-        self.on = True
+        """Power on: the saved segment, its effect running, brightness 128."""
+        self.pixels = bytearray(self.led_count * 3)
+        self.bri = WLED_BOOT_BRIGHTNESS
+        self.bri_last = WLED_BOOT_BRIGHTNESS
         self.frozen = False
+        self.colour = WLED_BOOT_COLOUR
         self._line = bytearray()
+        self._booted = time.monotonic()
         self.frames_ok = 0
         self.frames_bad = 0
 
+    # -- what the strip shows ---------------------------------------------------------------
+    @property
+    def on(self) -> bool:
+        return self.bri > 0
+
+    @property
+    def brightness(self) -> int:
+        """The strip's brightness now (0: off)."""
+        return self.bri
+
+    @property
+    def uptime(self) -> int:
+        return int(time.monotonic() - self._booted)
+
+    @property
+    def leds(self) -> bytearray:
+        """The strip's colours (before brightness): black when off, segment 0's effect when it
+        is not frozen, else the pixels set by ``i``."""
+        if not self.on:
+            return bytearray(self.led_count * 3)
+        if self.frozen:
+            return self.pixels
+        out = bytearray(self.led_count * 3)
+        start, stop = self._bounds()
+        out[start * 3:stop * 3] = bytes(self.colour) * (stop - start)
+        return out
+
+    def _bounds(self) -> tuple[int, int]:
+        start = max(0, min(int(self.segment["start"]), self.led_count))
+        return start, max(start, min(int(self.segment["stop"]), self.led_count))
+
+    # -- input ------------------------------------------------------------------------------
     def feed(self, data: bytes) -> list[bytes]:
         replies: list[bytes] = []
         for byte in data:
@@ -74,10 +137,24 @@ class WledDevice:
             self.frames_bad += 1
             return None
         self.frames_ok += 1
-        if isinstance(doc.get("bri"), int):
-            self.brightness = max(0, min(255, doc["bri"]))
-        if isinstance(doc.get("on"), bool):
-            self.on = doc["on"]
+        self.apply(doc)
+        return self.reply() if doc.get("v") is True else None
+
+    def apply(self, doc: dict[str, Any]) -> None:
+        """A JSON state object, from the serial line or from WLED's own app."""
+        on_before = self.on
+        if isinstance(doc.get("bri"), int) and not isinstance(doc["bri"], bool):
+            self.bri = max(0, min(255, doc["bri"]))
+        on = doc["on"] if isinstance(doc.get("on"), bool) else self.bri > 0
+        if (not on) != (not self.bri):  # WLED's toggleOnOff()
+            if self.bri == 0:
+                self.bri = self.bri_last
+            else:
+                self.bri_last, self.bri = self.bri, 0
+        if self.bri and not on_before:
+            self.frozen = False  # switching on unfreezes every segment
+        if self.bri:
+            self.bri_last = self.bri
         segs = doc.get("seg")
         for seg in segs if isinstance(segs, list) else [segs] if isinstance(segs, dict) else []:
             if isinstance(seg, dict) and seg.get("id", 0) == 0 and isinstance(seg.get("i"), list):
@@ -85,40 +162,73 @@ class WledDevice:
                     self._individual(seg["i"])
                 except (TypeError, ValueError):  # WLED skips what it cannot read
                     self.frames_bad += 1
-        if doc.get("v") is not True:
-            return None
-        state = {"on": self.on, "bri": self.brightness,
-                 "seg": [{"id": 0, "start": 0, "stop": self.led_count, "frz": self.frozen}]}
-        info = {"ver": WLED_VERSION, "name": "WLED board-sim",
-                "leds": {"count": self.led_count, "rgbw": False}}
+
+    def reply(self) -> bytes:
+        start, stop = self._bounds()
+        seg = {"id": 0, **{k: self.segment[k] for k in SEGMENT_FIELDS}, "len": stop - start,
+               "on": True, "frz": self.frozen, "col": [list(self.colour), [0, 0, 0], [0, 0, 0]],
+               "fx": 0}
+        state = {"on": self.on, "bri": self.bri_last, "transition": 7, "ps": -1, "pl": -1,
+                 "seg": [seg]}
+        info = {"ver": WLED_VERSION, "name": "WLED board-sim", "uptime": self.uptime,
+                "leds": {"count": self.led_count, "rgbw": False, "maxseg": 32}}
         return json.dumps({"state": state, "info": info}, separators=(",", ":")).encode() + b"\n"
 
     def _individual(self, items: list[Any]) -> None:
         if not self.frozen:
             self.frozen = True
-            self.leds = bytearray(self.led_count * 3)
+            start, stop = self._bounds()
+            self.pixels[start * 3:stop * 3] = bytes((stop - start) * 3)
         numbers: list[int] = []
+        cursor = 0
         for item in items:
             if isinstance(item, int) and not isinstance(item, bool):
                 numbers.append(abs(item))
                 continue
-            if isinstance(item, str) and len(item) == 6:
+            if isinstance(item, str) and len(item) in (6, 8):
                 try:
-                    rgb = bytes.fromhex(item)
+                    rgb = bytes.fromhex(item)[-3:] if len(item) == 6 else bytes.fromhex(item)[1:]
                 except ValueError:
                     rgb = b"\0\0\0"
             elif isinstance(item, list):
                 rgb = bytes(max(0, min(255, int(c))) for c in (item + [0, 0, 0])[:3])
             else:
-                numbers = []
-                continue
-            if not numbers:
-                continue
-            start = numbers[0]
-            stop = numbers[1] if len(numbers) > 1 and numbers[1] > start else start + 1
-            for index in range(start, min(stop, self.led_count)):
-                self.leds[index * 3:index * 3 + 3] = rgb
+                rgb = b"\0\0\0"
+            if numbers:  # else the colour goes to the LED after the last one set
+                cursor = numbers[0]
+            last = numbers[-1] if len(numbers) > 1 and numbers[-1] > cursor else cursor + 1
+            while cursor < last:
+                self._set_pixel(cursor, rgb)
+                cursor += 1
             numbers = []
+
+    def _set_pixel(self, i: int, rgb: bytes) -> None:
+        """WLED 0.14's ``Segment::setPixelColor`` on a 1D strip."""
+        start, stop = self._bounds()
+        length = stop - start
+        grouping, spacing = max(1, int(self.segment["grp"])), max(0, int(self.segment["spc"]))
+        group = grouping + spacing
+        virtual = (length + group - 1) // group
+        if self.segment["mi"]:
+            virtual = (virtual + 1) // 2
+        if not 0 <= i < virtual:
+            return
+        if self.segment["rev"]:
+            i = virtual - i - 1
+        i = i * group + start
+        offset = int(self.segment["of"])
+        for j in range(grouping):
+            index = i - j if self.segment["rev"] else i + j
+            if not start <= index < stop:
+                continue
+            targets = [index]
+            if self.segment["mi"]:
+                targets.append(stop - index + start - 1)
+            for target in targets:
+                target += offset
+                if target >= stop:
+                    target -= length
+                self.pixels[target * 3:target * 3 + 3] = rgb
 
 
 class BoardEmulator:
@@ -129,7 +239,8 @@ class BoardEmulator:
                  link: str | Path | None = None, led_count: int | None = None,
                  max_brightness: int = 255,
                  on_change: Callable[[BoardEmulator], None] | None = None,
-                 reset_on_open: float | None = None) -> None:
+                 reset_on_open: float | None = None, native_usb: bool = False,
+                 segment: dict[str, Any] | None = None, up_for: float = 0.0) -> None:
         if mode not in MODES:
             raise EmulatorError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
         self.mode = mode
@@ -142,12 +253,21 @@ class BoardEmulator:
         # Like an Arduino Uno: every time the host opens the port the board resets, ignores
         # input for this many seconds (the bootloader), then says hello.
         self.reset_on_open = reset_on_open
+        # Like WLED on an ESP32-S2/S3's own USB port (TinyUSB CDC): ``if (Serial)`` is false,
+        # and nothing is read, unless the host holds DTR and RTS up.
+        self.native_usb = native_usb
+        self.dtr = self.rts = False
+        self._lines_dir: str | None = None
+        self._lines_fd: int | None = None
+        self._lines_buffer = b""
+        self.ignored_bytes = 0
         self.resets = 0
+        self._plugs = 0
         self._host_open = False
         self._booted_at: float | None = None
         self.device: Device | WledDevice = (
             Device(led_count=self.led_count, max_brightness=max_brightness)
-            if mode == OURS else WledDevice(self.led_count))
+            if mode == OURS else WledDevice(self.led_count, segment, up_for))
         # faults
         self.delay = 0.0          # seconds before each reply (a slow device)
         self.baud: int | None = None  # emulate the line time of a real UART at this rate
@@ -156,6 +276,7 @@ class BoardEmulator:
         self.noise_next = 0       # replies to precede with line noise
         self.drop_every = 0       # drop every Nth reply (0: never)
         self.noise_every = 0      # line noise before every Nth reply (0: never)
+        self.reply_prefix = b""   # WLED: debug output before the JSON, on the same line
         self.replies = 0
         # observation
         self.received_bytes = 0
@@ -173,6 +294,12 @@ class BoardEmulator:
 
     # -- life cycle --------------------------------------------------------------------------
     def start(self) -> str:
+        if self.native_usb:
+            self._lines_dir = tempfile.mkdtemp(prefix="board-sim-lines-")
+            fifo = os.path.join(self._lines_dir, "lines")
+            os.mkfifo(fifo)
+            # read and write: the host's spy can always open it, and it never reads as ended
+            self._lines_fd = os.open(fifo, os.O_RDWR | os.O_NONBLOCK)
         self._plug()
         self._thread = threading.Thread(target=self._run, name="board-emulator", daemon=True)
         self._thread.start()
@@ -182,11 +309,24 @@ class BoardEmulator:
     def path(self) -> str:
         return str(self.link) if self.link else (self.device_path or "")
 
+    @property
+    def port_url(self) -> str:
+        """What the host opens: the path, or with ``native_usb`` pyserial's ``spy://`` URL of
+        it that reports the host's DTR and RTS to this emulator."""
+        if self._lines_dir is None:
+            return self.path
+        return f"spy://{self.path}?file={os.path.join(self._lines_dir, 'lines')}"
+
     def stop(self) -> None:
         self._stop.set()
         if self._thread:
             self._thread.join(2)
         self._unplug()
+        if self._lines_fd is not None:
+            os.close(self._lines_fd)
+            self._lines_fd = None
+        if self._lines_dir is not None:
+            shutil.rmtree(self._lines_dir, ignore_errors=True)
 
     def __enter__(self) -> BoardEmulator:
         self.start()
@@ -201,10 +341,13 @@ class BoardEmulator:
         with self._lock:
             self._master, self._slave = master, slave
             self.device_path = os.ttyname(slave)
-            self.device.reset()
+            if self._plugs:  # plugged back in: powered up again (the first plug: as built)
+                self.device.reset()
+            self._plugs += 1
             self.plugged = True
             self._host_open = False
-            if self.reset_on_open is not None:  # watch the host open and close the port
+            self.dtr = self.rts = False
+            if self._watch_open:  # watch the host open and close the port
                 os.close(slave)
                 self._slave = None
         if self.link:
@@ -230,6 +373,10 @@ class BoardEmulator:
             self._changed.notify_all()
 
     @property
+    def _watch_open(self) -> bool:
+        return self.reset_on_open is not None or self.native_usb
+
+    @property
     def host_open(self) -> bool:
         """Whether the emulator has seen the host open the port (with ``reset_on_open``)."""
         return self._host_open
@@ -246,13 +393,22 @@ class BoardEmulator:
 
     # -- faults ------------------------------------------------------------------------------
     def restart(self) -> None:
-        """The device resets while plugged in (brown-out, reset button): dark, default
-        layout, and our firmware says hello with seq 0."""
+        """The device resets while plugged in (brown-out, watchdog, reset button, an update):
+        our firmware comes up dark with the default layout and says hello with seq 0; WLED
+        comes up running its effect on segment 0, uptime 0, and says nothing."""
         with self._lock:
             self.device.reset()
             self._changed.notify_all()
         if isinstance(self.device, Device):
             self._write(self.device.hello(0))
+
+    def wled_app(self, doc: dict[str, Any]) -> None:
+        """A change made in WLED's own app or web page (``{"on": false}``, ...)."""
+        if not isinstance(self.device, WledDevice):
+            raise EmulatorError("only a WLED board has WLED's app")
+        with self._lock:
+            self.device.apply(doc)
+            self._changed.notify_all()
 
     def garbage(self, count: int = 24) -> None:
         """Send line noise to the host (bytes that are no valid frame, then a delimiter)."""
@@ -283,24 +439,50 @@ class BoardEmulator:
                 ready, _, _ = select.select([fd], [], [], 0.02)
                 if not ready:
                     self._opened()  # quiet and no hang-up: the host has the port open
+                    self._read_lines()
                     continue
                 data = os.read(fd, 4096)
             except OSError as exc:
                 if exc.errno == errno.EIO:  # nobody has the port open
                     self._host_open = False
+                    self.dtr = self.rts = False  # closing the port drops both lines
                 time.sleep(0.01)
                 continue
             except ValueError:
                 time.sleep(0.01)
                 continue
             self._opened()
+            self._read_lines()
+            if self.native_usb and not (self.dtr and self.rts):
+                self.ignored_bytes += len(data)  # WLED's handleSerial(): Serial is false
+                continue
             if data and self._booted_at is None:
                 self._receive(data)  # (while booting, input is lost as on the real board)
 
+    def _read_lines(self) -> None:
+        """Take the host's DTR and RTS changes from the spy's report (``native_usb``)."""
+        if self._lines_fd is None:
+            return
+        while True:
+            try:
+                chunk = os.read(self._lines_fd, 65536)
+            except BlockingIOError:
+                break
+            if not chunk:
+                break
+            self._lines_buffer += chunk
+        *lines, self._lines_buffer = self._lines_buffer.split(b"\n")
+        for line in lines:
+            words = line.split()
+            if len(words) == 3 and words[1] in (b"DTR", b"RTS"):
+                setattr(self, words[1].decode().lower(), words[2] == b"active")
+
     def _opened(self) -> None:
-        if self.reset_on_open is None or self._host_open:
+        if not self._watch_open or self._host_open:
             return
         self._host_open = True
+        if self.reset_on_open is None:
+            return
         self.resets += 1
         with self._lock:
             self.device.reset()
@@ -342,7 +524,7 @@ class BoardEmulator:
             if self.noise_next or (self.noise_every and self.replies % self.noise_every == 0):
                 self.noise_next = max(0, self.noise_next - 1)
                 self.garbage()
-            self._write(reply)
+            self._write(self.reply_prefix + reply if self.mode != OURS else reply)
 
     # -- observation -------------------------------------------------------------------------
     @property

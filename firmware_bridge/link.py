@@ -5,8 +5,10 @@ state, whatever the cable does.
 The thread sends only what the board does not show yet (intermediate states that arrive while
 a frame is in flight are dropped), waits for the acknowledgement, retries a frame that is not
 acknowledged (3 tries about 200 ms apart), and on unplug (``SerialException``, ``OSError``,
-``termios.error``) closes the port, rescans, reconnects and sends the full state again. Its
-status is a property and goes to an ``on_status`` callback.
+``termios.error``) closes the port, rescans, reconnects and sends the full state again. A board
+that restarted with the cable in (our firmware's unasked hello; WLED's uptime going down, its
+segment 0 no longer frozen, or WLED off when it should be on) gets the full state again the
+same way. Its status is a property and goes to an ``on_status`` callback.
 """
 
 from __future__ import annotations
@@ -24,7 +26,16 @@ import serial
 from firmware_bridge import protocol as p
 from firmware_bridge import wled
 from firmware_bridge.layout import Layout, default_layout
-from firmware_bridge.ports import AUTO, PortError, PortMatch, find_port, open_port
+from firmware_bridge.ports import (
+    AUTO,
+    DTR_AUTO,
+    DTR_MODES,
+    PortError,
+    PortMatch,
+    find_port,
+    holds_lines,
+    open_port,
+)
 from firmware_bridge.scene import Scene
 
 OURS: Final = "ours"
@@ -55,7 +66,7 @@ class DeviceRefused(LinkError):
 
 
 class DeviceReset(LinkError):
-    """The board sent a hello of its own: it restarted and lost its state."""
+    """The board restarted (or, WLED, was switched off or on) and lost the state it showed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +114,7 @@ class Driver:
         self.decoder = p.FrameDecoder()  # our protocol
         self.seq = 0
         self._line = bytearray()  # WLED
+        self.notes: tuple[str, ...] = ()  # what the board shows differently from the state
 
     def _write(self, data: bytes) -> None:
         self.port.write(data)
@@ -176,7 +188,7 @@ class OurDriver(Driver):
                     reply = item.message
                     if isinstance(reply, p.Hello) and item.seq == 0 and \
                             not isinstance(message, p.HelloRequest):
-                        raise DeviceReset("the board restarted")
+                        raise DeviceReset("the board restarted: sending the state again")
                     if isinstance(reply, p.Nak):
                         self.stats.naks += 1
                         if reply.reason in (p.NAK_BAD_FRAME, p.NAK_TOO_LONG):
@@ -227,6 +239,9 @@ class OurDriver(Driver):
 class WledDriver(Driver):
     """Stock WLED: one JSON line per state; the state reply line is the acknowledgement."""
 
+    uptime: int | None = None  # WLED's info.uptime in its last reply
+    expect_on = False  # whether the last state sent has WLED on (brightness above 0)
+
     def _lines(self, deadline: float) -> list[bytes]:
         # WLED answers with its whole state (1-3 kB, up to 260 ms at 115200 baud): while a
         # reply is arriving the wait goes on, up to a second past the deadline.
@@ -262,6 +277,16 @@ class WledDriver(Driver):
                         self.stats.garbage += 1
         raise NoAck(f"no reply from WLED after {tries} tries")
 
+    def checked(self, command: bytes) -> dict[str, object]:
+        """Exchange ``command``; raises :class:`DeviceReset` when the reply shows that WLED no
+        longer shows what was sent (it restarted, or was switched off or on)."""
+        reply = self.exchange(command)
+        lost = wled.lost_state(reply, self.uptime, self.expect_on)
+        self.uptime = wled.uptime(reply)
+        if lost:
+            raise DeviceReset(f"{lost}: sending the state again")
+        return reply
+
     def handshake(self) -> str:
         tries = max(1, int(self.hello_timeout / 0.25))
         reply = self.exchange(wled.PROBE, tries=tries, interval=0.25)
@@ -269,17 +294,26 @@ class WledDriver(Driver):
         if count is not None and count < self.layout.led_count:
             raise DeviceRefused(f"the layout needs {self.layout.led_count} LEDs but WLED is set "
                                 f"up for {count}: raise the LED count in WLED's LED settings")
+        problem = wled.segment_problems(reply, self.layout.led_count)
+        if problem:
+            raise DeviceRefused(problem)
+        self.uptime = wled.uptime(reply)
         return f"{name}, {count if count is not None else '?'} LEDs"
 
     def send(self, before: Scene | None, after: Scene) -> int:
-        command = (wled.full_command(self.layout, after) if before is None
-                   else wled.change_command(self.layout, before, after))
-        self.exchange(command)
-        self.stats.record("full" if before is None else "change", len(command))
+        # back from brightness 0 WLED has unfrozen the segment: the whole state again
+        full = before is None or self.layout.capped(before.brightness) == 0
+        command = (wled.change_command(self.layout, before, after)
+                   if before is not None and not full
+                   else wled.full_command(self.layout, after))
+        self.expect_on = self.layout.capped(after.brightness) > 0
+        self.notes = tuple(wled.dark_colours(after))
+        self.checked(command)
+        self.stats.record("full" if full else "change", len(command))
         return len(command)
 
     def heartbeat(self) -> None:
-        self.exchange(wled.PROBE)
+        self.checked(wled.PROBE)
 
     def test_light(self, index: int, colour: tuple[int, int, int], brightness: int) -> None:
         self.exchange(wled.test_command(self.layout, index, colour, brightness))
@@ -290,11 +324,13 @@ DRIVERS: Final[dict[str, type[Driver]]] = {OURS: OurDriver, WLED: WledDriver}
 
 def connect(path: str, layout: Layout, mode: str = OURS, stats: LinkStats | None = None,
             tries: int = 3, retry_interval: float = 0.2,
-            hello_timeout: float = 4.0) -> tuple[Driver, str]:
-    """Open ``path`` and greet the board; returns the driver and the board's description."""
+            hello_timeout: float = 4.0, dtr: str = DTR_AUTO) -> tuple[Driver, str]:
+    """Open ``path`` and greet the board; returns the driver and the board's description.
+    ``dtr``: hold DTR and RTS up (``hold``), release them (``drop``), or ``auto`` (held for
+    native-USB ESP32-S2/S3 boards only)."""
     if mode not in DRIVERS:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
-    port = open_port(path)
+    port = open_port(path, hold_lines=holds_lines(path, dtr))
     driver = DRIVERS[mode](port, layout, stats or LinkStats(), tries, retry_interval,
                            hello_timeout)
     try:
@@ -312,9 +348,13 @@ class BoardLink:
                  match: PortMatch | None = None,
                  on_status: Callable[[LinkStatus], None] | None = None, tries: int = 3,
                  retry_interval: float = 0.2, heartbeat_interval: float | None = None,
-                 rescan_interval: float = 0.25, hello_timeout: float = 4.0) -> None:
+                 rescan_interval: float = 0.25, hello_timeout: float = 4.0,
+                 dtr: str = DTR_AUTO) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+        if dtr not in DTR_MODES:
+            raise ValueError(f"dtr must be one of {', '.join(DTR_MODES)}, got {dtr!r}")
+        self.dtr = dtr
         self.port_spec = port
         self.layout = layout or default_layout()
         self.mode = mode
@@ -322,8 +362,10 @@ class BoardLink:
         self.on_status = on_status
         self.tries = tries
         self.retry_interval = retry_interval
-        # WLED answers a heartbeat with its whole state (1-3 kB): less often there
-        self.heartbeat_interval = heartbeat_interval or (1.0 if mode == OURS else 5.0)
+        # A heartbeat after 1 s without traffic: an unplugged board, or a WLED that restarted
+        # with the cable in, is noticed and shown the state again within 2 s. (WLED answers
+        # with its whole state, 1-3 kB: at most a quarter of the idle line at 115200 baud.)
+        self.heartbeat_interval = heartbeat_interval or 1.0
         self.rescan_interval = rescan_interval
         self.hello_timeout = hello_timeout
         self.stats = LinkStats()
@@ -335,6 +377,7 @@ class BoardLink:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._last_io = 0.0
+        self._description = ""
 
     # -- the caller's side: never blocks ---------------------------------------------------
     def start(self) -> BoardLink:
@@ -417,11 +460,13 @@ class BoardLink:
         self._status = replace(self._status, port=path)
         try:
             driver, description = connect(path, self.layout, self.mode, self.stats, self.tries,
-                                          self.retry_interval, self.hello_timeout)
+                                          self.retry_interval, self.hello_timeout, self.dtr)
         except NoAck:
             what = "our firmware" if self.mode == OURS else "WLED"
             self._set_status(NOT_RESPONDING, f"{path} is open but the board does not answer: "
-                             f"check it runs {what} at 115200 baud, or pick the other --mode")
+                             f"check it runs {what} at 115200 baud, or pick the other --mode; "
+                             "an ESP32-S2/S3 on its own USB port reads nothing unless DTR is "
+                             "held up (--dtr hold)")
             return False
         except DeviceRefused as exc:
             self._set_status(REFUSED, str(exc))
@@ -433,8 +478,15 @@ class BoardLink:
         self._driver = driver
         self.stats.connects += 1
         self._last_io = time.monotonic()
+        self._description = description
         self._set_status(CONNECTED, f"{description} on {path}", description)
         return True
+
+    def _connected_status(self, driver: Driver) -> None:
+        """CONNECTED, with what the board shows differently from the state (if anything)."""
+        path = self._status.port
+        detail = "; ".join((f"{self._description} on {path}", *driver.notes))
+        self._set_status(CONNECTED, detail, self._description)
 
     def _run(self) -> None:
         try:
@@ -464,12 +516,13 @@ class BoardLink:
                         self._shown = target
                         self._cond.notify_all()
                     self._last_io = time.monotonic()
+                    self._connected_status(driver)
                 elif time.monotonic() - self._last_io >= self.heartbeat_interval:
                     driver.heartbeat()
                     self._last_io = time.monotonic()
-            except DeviceReset:
+            except DeviceReset as exc:
                 self._close()
-                self._set_status(CONNECTING, "the board restarted: sending the state again")
+                self._set_status(CONNECTING, str(exc))
             except NoAck:
                 self._close()
                 self._set_status(NOT_RESPONDING, "the board stopped acknowledging: reconnecting")

@@ -6,7 +6,8 @@ In-process the board follows the table store directly (no HTTP): the table named
 ``BOARD_TABLE`` (config or ``SCOREKEEPER_BOARD_TABLE``), else the newest table, switching when a
 newer one is created. Its link status is stored as the table's board status (shown on the
 keeper page). Settings, from the app config or the environment: ``BOARD_MODE``
-(``ours``/``wled``), ``BOARD_LAYOUT`` (a layout file), ``BOARD_BRIGHTNESS`` (0-255).
+(``ours``/``wled``), ``BOARD_LAYOUT`` (a layout file), ``BOARD_BRIGHTNESS`` (0-255),
+``BOARD_DTR`` (``auto``/``hold``/``drop``: hold DTR and RTS up for native-USB boards).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 from firmware_bridge.emulator import BoardEmulator
 from firmware_bridge.layout import Layout, default_layout
 from firmware_bridge.link import OURS, BoardLink, LinkStatus
+from firmware_bridge.ports import DTR_AUTO
 from firmware_bridge.scene import DEFAULT_BRIGHTNESS, Scene, SceneError
 
 HOOKS = "scorekeeper.board_hooks"
@@ -123,7 +125,8 @@ def start_board(app: Any, spec: str) -> StoreFollower:
         port = emulator.start()
         app.extensions["scorekeeper.board_sim"] = emulator
         print(f"board: simulated board on {port}", file=sys.stderr)
-    link = BoardLink(port, layout=layout, mode=mode)
+    link = BoardLink(port, layout=layout, mode=mode,
+                     dtr=setting(app, "BOARD_DTR", DTR_AUTO) or DTR_AUTO)
     follower = StoreFollower(app.extensions["scorekeeper.store"], link,
                              setting(app, "BOARD_TABLE"), brightness)
     app.extensions["scorekeeper.board"] = follower

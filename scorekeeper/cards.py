@@ -75,6 +75,10 @@ JOKER_KINDS: Final[tuple[str, ...]] = (BOSS, BLACK, RED, GOLD, BLUE, PLAIN)
 NULL_CODE: Final = "null"
 
 _SUITED_RE: Final = re.compile(r"^(10|[2-9]|[akqjt])([a-z]{2})$")
+#: Typed suit symbols (with or without the emoji variation selector) read as the suit codes.
+_SUIT_SYMBOLS: Final = str.maketrans({
+    "\u2663": "cl", "\u2660": "sp", "\u2665": "he", "\u2666": "di",
+    "\u2667": "cl", "\u2664": "sp", "\u2661": "he", "\u2662": "di", "\ufe0f": None})
 
 
 class CardError(InvalidInputError):
@@ -164,12 +168,14 @@ class Card:
 
         >>> Card.parse("AOR")
         Card(rank=1, suit='or', joker=None)
+        >>> Card.parse("7\u2663").code
+        '7cl'
         >>> Card.parse("10dia")
         Traceback (most recent call last):
         ...
         scorekeeper.cards.CardParseError: unknown card code '10dia': did you mean '10di'?
         """
-        token = text.strip().lower()
+        token = text.strip().lower().translate(_SUIT_SYMBOLS)
         if not token:
             raise EmptyCardTokenError(text, "where a card code was expected")
         card = _BY_CODE.get(token)

@@ -179,7 +179,8 @@ def judge_meld(cards: Sequence[Card], options: TossOptions = _DEFAULT_OPTIONS) -
     ruleset = options.ruleset
     if count < MIN_MELD:
         return _invalid(
-            f"{_codes(cards) or 'nothing'} is too short: a meld needs at least 3 cards",
+            f"{_codes(cards)} is too short: a meld needs at least 3 cards" if cards
+            else "no cards were given: a meld needs at least 3 cards",
             f"meld size ({ruleset} values)",
         )
     table = _VALUES_COMPLEX if ruleset == COMPLEX else _VALUES_TOSS

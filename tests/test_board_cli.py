@@ -139,3 +139,61 @@ def test_write_layout_and_drawing_for_fewer_boards(tmp_path: Path) -> None:
     assert (tmp_path / "l.svg").read_text().count("<circle") == 64
     assert scorekeeper("board", "--write-layout", str(tmp_path / "x.json"),
                        "--boards", "7").returncode == 2
+
+
+def test_board_state_on_a_native_usb_wled_holds_dtr(tmp_path: Path) -> None:
+    state = hand_states()[-1]
+    (tmp_path / "state.json").write_text(json.dumps({"seq": 14, "state": state}))
+    with BoardEmulator(mode="wled", native_usb=True) as emu:
+        base = ["board", "--port", emu.port_url, "--mode", "wled", "--timeout", "6",
+                "--state", str(tmp_path / "state.json")]
+        dropped = scorekeeper(*base, "--dtr", "drop")
+        assert dropped.returncode == 2 and "--dtr hold" in dropped.stderr
+        assert emu.lit() != expected_leds(state["boards"])
+        held = scorekeeper(*base, "--dtr", "hold")
+        assert held.returncode == 0, held.stderr
+        assert emu.lit() == expected_leds(state["boards"])
+
+
+def test_board_sim_wled_restart_app_and_prefix_commands(tmp_path: Path) -> None:
+    process = subprocess.Popen([*CLI, "board-sim", "--mode", "wled", "--link",
+                                str(tmp_path / "board"), "--svg", str(tmp_path / "board.svg")],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        first = json.loads(process.stdout.readline())
+        statuses: list[LinkStatus] = []
+        states = hand_states()
+
+        def command(text: str) -> dict[str, Any]:
+            assert process.stdin is not None and process.stdout is not None
+            process.stdin.write(text + "\n")
+            process.stdin.flush()
+            return dict(json.loads(process.stdout.readline()))
+
+        def board_svg_has_pegs() -> bool:
+            # North's colour on its three holes and the thousand light; nothing in WLED orange
+            svg = (tmp_path / "board.svg").read_text()
+            return svg.count('fill="#2f6fde"') == 4 and 'fill="#ffa000"' not in svg
+
+        with BoardLink(first["port"], mode="wled", on_status=statuses.append) as link:
+            scene = Scene.from_state(states[-1])
+            link.show(scene)
+            assert link.wait_shown(scene, 3)
+            assert command("reset") == {"done": "reset", "port": first["port"]}
+            assert wait_until(board_svg_has_pegs, 3)
+            assert command('app {"on": false}')["done"] == "app"
+            assert wait_until(lambda: any("switched off" in s.detail for s in statuses), 3)
+            assert command("prefix [DBG] heap 41234")["done"] == "prefix"
+            assert command("app {not json")["error"].startswith("app:")
+            scene = Scene.from_state(states[5])
+            link.show(scene)
+            assert link.wait_shown(scene, 3), link.status
+            assert link.status.status == CONNECTED
+        process.stdin.write("quit\n")
+        process.stdin.flush()
+        assert process.wait(10) == 0
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            process.wait(10)

@@ -323,7 +323,7 @@ def test_nulls_never_meld() -> None:
 def test_a_meld_needs_three_cards() -> None:
     assert not meld("Khe Kcl").valid
     assert not judge_meld([]).valid
-    assert judge_meld([]).reason == "nothing is too short: a meld needs at least 3 cards"
+    assert judge_meld([]).reason == "no cards were given: a meld needs at least 3 cards"
 
 
 def test_mixed_ranks_and_suits_are_no_meld() -> None:

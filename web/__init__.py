@@ -19,7 +19,7 @@ from werkzeug.exceptions import HTTPException
 
 from scorekeeper.errors import ScorekeeperError, http_status
 from web.config import DEFAULTS, from_environment, secret_key
-from web.store import StaleWriteError, Store, StoreError
+from web.store import RepeatedActionError, StaleWriteError, Store, StoreError
 
 
 class NoSessions(SessionInterface):
@@ -82,12 +82,18 @@ def register_errors(app: Flask) -> None:
     @app.errorhandler(StaleWriteError)
     def stale(exc: StaleWriteError) -> tuple[Response | str, int]:
         if wants_json():
-            return jsonify({"error": str(exc), "seq": exc.seq, "state": exc.state}), 409
+            return jsonify({"error": str(exc), "seq": exc.seq, "state": exc.state,
+                            "missed": exc.missed}), 409
         return error(str(exc), 409)
 
     @app.errorhandler(ScorekeeperError)
     def refused(exc: ScorekeeperError) -> tuple[Response | str, int]:
         return error(str(exc), http_status(exc))
+
+    @app.errorhandler(RepeatedActionError)
+    def repeated(exc: RepeatedActionError) -> tuple[Response, int]:
+        return jsonify({"seq": exc.seq, "repeat": True, "action_id": exc.action_id,
+                        "event": exc.event, "table_seq": exc.table_seq, "state": exc.state}), 200
 
     @app.errorhandler(ValueError)
     def value_error(exc: ValueError) -> tuple[Response | str, int]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import time
 from collections.abc import Iterator
@@ -24,9 +22,10 @@ from scorekeeper.game import (
 from scorekeeper.games import GameError
 from scorekeeper.pegboard import PEG_COLOURS
 from scorekeeper.rulesets import TossOptions
-from web.auth import get_store, require, role_for, set_token_cookie
+from web import history as history_notes
+from web.auth import get_store, request_token, require, role_for, set_token_cookie
 from web.qr import qr_svg
-from web.store import RefusedError, StaleWriteError, StoreError, Table, refusal
+from web.store import RefusedError, SeatClaim, StaleWriteError, StoreError, Table, refusal
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -185,17 +184,82 @@ def create_table() -> tuple[Response, int]:
 
 
 @bp.post("/tables/<table_id>/join")
-def join(table_id: str) -> Response:
+def join(table_id: str) -> tuple[Response, int]:
     data = body()
     table = table_for(table_id)
     player = data.get("player")
     if not isinstance(player, str):
         raise BadRequestError('say which seat you take: {"join_token": "...", "player": "ann"}')
-    token = get_store().claim_seat(table, data.get("join_token"), player)
+    store = get_store()
+    held = request_token(table.id)
+    if held and table.seats.get(player) == held:  # this phone already holds the seat
+        store.check_join_token(table, data.get("join_token"))
+        return seat_response(table, player, held), 200
+    claim = store.claim_seat(table, data.get("join_token"), player)
+    if claim.token is None:
+        return seat_request_response(table, claim), 202
+    return seat_response(table, player, claim.token), 200
+
+
+def seat_response(table: Table, player: str, token: str) -> Response:
+    """The seat's token, also set as the phone's cookie."""
     response = jsonify({"role": "player", "player": player, "token": token,
                         "url": url_for("pages.player", table_id=table.id)})
     set_token_cookie(response, table.id, token)
     return response
+
+
+def seat_request_response(table: Table, claim: SeatClaim) -> Response:
+    return jsonify({
+        "status": "pending", "player": claim.player, "request": claim.request_id,
+        "secret": claim.secret,
+        "message": f"{claim.player}'s seat is already taken on another phone: the keeper has "
+                   "been asked to give it to this phone (or to open the seat's own link here)",
+    })
+
+
+@bp.post("/tables/<table_id>/seat-requests/<int:request_id>/collect")
+def collect_seat(table_id: str, request_id: int) -> tuple[Response, int]:
+    """The phone that asked for a claimed seat: 202 while the keeper has not answered, then the
+    seat (token and cookie) once approved; 403 with the reason when refused."""
+    table = table_for(table_id)
+    claim = get_store().collect_seat(table, request_id, body().get("secret"))
+    if claim.token is None:
+        return jsonify({"status": "pending", "player": claim.player}), 202
+    return seat_response(table, claim.player, claim.token), 200
+
+
+@bp.post("/tables/<table_id>/seat-requests/<int:request_id>/<answer>")
+def answer_seat_request(table_id: str, request_id: int, answer: str) -> Response:
+    """The keeper approves (the seat gets a new token for the asking phone; the old one ends)
+    or refuses a request for a claimed seat."""
+    table = table_for(table_id)
+    require(table, "keeper")
+    if answer not in ("approve", "refuse"):
+        raise BadRequestError("answer a request for a seat with .../approve or .../refuse")
+    status = get_store().resolve_seat_request(table, request_id, answer == "approve")
+    return jsonify({"request": request_id, "status": status})
+
+
+@bp.post("/tables/<table_id>/seats/<player>/free")
+def free_seat(table_id: str, player: str) -> Response:
+    """The keeper frees a seat: its token ends; the next phone to tap the seat takes it."""
+    table = table_for(table_id)
+    require(table, "keeper")
+    get_store().free_seat(table, player)
+    return jsonify({"player": player, "claimed": False})
+
+
+@bp.get("/tables/<table_id>/seats/<player>/qr.svg")
+def seat_qr(table_id: str, player: str) -> Response:
+    """The QR code of a seat's own link (its token): the keeper hands the seat to one phone."""
+    table = table_for(table_id)
+    require(table, "keeper")
+    token = table.seats.get(player)
+    if token is None:
+        raise BadRequestError(f"there is no seat {player!r} at this table")
+    link = url_for("pages.player", table_id=table.id, token=token, _external=True)
+    return Response(qr_svg(link), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 
 @bp.post("/tables/<table_id>/join-token")
@@ -212,6 +276,15 @@ def join_qr(table_id: str) -> Response:
     table = table_for(table_id)
     require(table, "keeper")
     return Response(qr_svg(table_urls(table)["join"]), mimetype="image/svg+xml",
+                    headers={"Cache-Control": "no-store"})
+
+
+@bp.get("/tables/<table_id>/display-qr.svg")
+def display_qr(table_id: str) -> Response:
+    """The QR code of the display's link (with the display token), for a TV or a tablet."""
+    table = table_for(table_id)
+    require(table, "keeper")
+    return Response(qr_svg(table_urls(table)["display"]), mimetype="image/svg+xml",
                     headers={"Cache-Control": "no-store"})
 
 
@@ -268,9 +341,13 @@ def history(table_id: str) -> Response:
     table = table_for(table_id)
     role_for(table)
     state = table.state_json()
+    cache = current_app.extensions.setdefault("scorekeeper.history_notes",
+                                              history_notes.NotesCache())
+    notes = cache.notes(table.id, table.setup, get_store().events(table))
     return jsonify({"seq": table.seq, "hands": state.get("hands", []),
                     "boards": state.get("boards", []),
-                    "points": get_store().states_over_time(table)})
+                    "points": get_store().states_over_time(table),
+                    "notes": {str(seq): note for seq, note in notes.items()}})
 
 
 @bp.get("/tables/<table_id>/export.json")
@@ -293,21 +370,21 @@ def export_csv(table_id: str) -> Response:
     store = get_store()
     points = {p["seq"]: p["scores"] for p in store.states_over_time(table)}
     owners = [b["owner"] for b in table.state_json().get("boards", [])]
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["seq", "at", "by", "type", "event", *[f"score {o}" for o in owners]])
-    for row in store.events(table):
-        scores = points.get(row["seq"], {})
-        writer.writerow([row["seq"], f"{row['at']:.3f}", row["by"], row["event"].get("type"),
-                         json.dumps(row["event"], ensure_ascii=False),
-                         *[scores.get(o, "") for o in owners]])
-    writer.writerow([])
-    writer.writerow(["hand", *owners])
-    for hand in table.state_json().get("hands", []):
-        deltas = hand.get("deltas", {})
-        writer.writerow([hand.get("hand_no"), *[deltas.get(o, 0) for o in owners]])
-    return Response(out.getvalue(), mimetype="text/csv",
+    text = history_notes.events_csv(store.events(table), points, owners)
+    return Response(text, mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="table-{table.id}.csv"'})
+
+
+@bp.get("/tables/<table_id>/export-hands.csv")
+def export_hands_csv(table_id: str) -> Response:
+    """The finished hands as CSV, one row per hand (the event log is ``export.csv``)."""
+    table = table_for(table_id)
+    role_for(table)
+    state = table.state_json()
+    owners = [b["owner"] for b in state.get("boards", [])]
+    disposition = f'attachment; filename="table-{table.id}-hands.csv"'
+    return Response(history_notes.hands_csv(state.get("hands", []), owners), mimetype="text/csv",
+                    headers={"Content-Disposition": disposition})
 
 
 # -- writing ---------------------------------------------------------------------------------
@@ -319,7 +396,8 @@ def post_event(table_id: str) -> tuple[Response, int]:
     data = body()
     base_seq = int_field(data, "base_seq")
     # a stale base_seq is the app's 409 with the current state (web.register_errors)
-    seq, _, state_text = get_store().append_encoded(table, base_seq, data.get("event"), role.name)
+    seq, _, state_text = get_store().append_encoded(table, base_seq, data.get("event"), role.name,
+                                                     data.get("action_id"))
     if data["event"].get("type") == "end-hand":
         for proposal in get_store().meta(table)["proposals"]:
             if proposal["kind"] == "hand":
@@ -367,12 +445,16 @@ def propose(table_id: str) -> tuple[Response, int]:
     store = get_store()
     if not isinstance(table.setup, engine.TableSetup):
         raise BadRequestError("at this table the keeper enters each hand: tell the keeper")
+    action_id = data.get("action_id")
+    repeated = store.repeated_proposal(table, action_id)
+    if repeated is not None:  # a double tap: the first answer again, nothing new stored
+        return jsonify({"id": repeated["id"], "status": repeated["status"], "repeat": True}), 200
     kind = data.get("kind", "event")
     if kind == "hand":
         codes = card_codes(data.get("cards", []), "your hand")
         check_cards(parse_cards(codes), table.setup.options.decks)
         payload: dict[str, Any] = {"hand_no": table.state_json().get("hand_no"), "cards": codes}
-        pid = store.propose(table, role.player, "hand", payload)
+        pid = store.propose(table, role.player, "hand", payload, action_id)
         return jsonify({"id": pid, "status": "pending"}), 201
     if kind != "event":
         raise BadRequestError('"kind" is "event" (a play) or "hand" (the cards left in your hand)')
@@ -381,7 +463,7 @@ def propose(table_id: str) -> tuple[Response, int]:
         raise BadRequestError(f"a player may propose one of: {', '.join(PROPOSABLE)}")
     event = {**event, "player": role.player}
     store.dry_run(table, event)  # refuse now, with the reason, rather than later
-    pid = store.propose(table, role.player, "event", event)
+    pid = store.propose(table, role.player, "event", event, action_id)
     if table.auto_accept:
         try:
             seq, new_state = store.append(table, table.seq, event, role.player)
@@ -399,6 +481,8 @@ def resolve_proposal(table_id: str, proposal_id: int, action: str) -> tuple[Resp
     require(table, "keeper")
     store = get_store()
     proposal = store.proposal(table, proposal_id)
+    data = body() if action == "accept" else {}
+    store.check_repeat(table, data.get("action_id"))  # a second tap on Accept: answered again
     if proposal["status"] != "pending":
         raise BadRequestError(f"proposal {proposal_id} is already {proposal['status']}")
     if action == "reject":
@@ -408,8 +492,9 @@ def resolve_proposal(table_id: str, proposal_id: int, action: str) -> tuple[Resp
         raise BadRequestError(
             "a play proposal can be accepted or rejected; a hand proposal is used by End hand"
         )
-    base_seq = int_field(body(), "base_seq")
-    seq, new_state = store.append(table, base_seq, proposal["payload"], proposal["player"])
+    base_seq = int_field(data, "base_seq")
+    seq, new_state = store.append(table, base_seq, proposal["payload"], proposal["player"],
+                                  data.get("action_id"))
     store.resolve_proposal(table, proposal_id, "accepted", seq)
     return jsonify({"seq": seq, "state": new_state}), 201
 
@@ -455,7 +540,7 @@ def stream(table_id: str) -> Response:
     """Server-Sent Events: ``state`` messages (id = seq) and ``table`` messages (seats,
     proposals, confirmations, board status). Resumes after ``Last-Event-ID``."""
     table = table_for(table_id)
-    role_for(table)
+    role, token = role_for(table), request_token(table_id)
     last_header = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
     try:
         last = int(last_header) if last_header not in (None, "") else None
@@ -493,6 +578,8 @@ def stream(table_id: str) -> Response:
         meta_seen, message = store.meta_message(table)
         yield message
         while not store.closed.is_set():
+            if not store.seat_token_valid(table, role, token):
+                return  # the keeper freed or handed on this seat: its token has ended
             payload = b""
             with table.cond:  # one short hold per wake-up: wait, then take what is new
                 if table.seq == sent and table.meta_version == meta_seen:

@@ -73,6 +73,25 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (table_id, code)
     );
     """,
+    # 2 -> 3: the page's action id stored with each write (a repeat is answered, not redone),
+    # and the requests to take a seat that is already claimed (the keeper approves them)
+    """
+    ALTER TABLE events ADD COLUMN action_id TEXT;
+    CREATE UNIQUE INDEX events_action ON events (table_id, action_id)
+        WHERE action_id IS NOT NULL;
+    ALTER TABLE proposals ADD COLUMN action_id TEXT;
+    CREATE UNIQUE INDEX proposals_action ON proposals (table_id, action_id)
+        WHERE action_id IS NOT NULL;
+    CREATE TABLE seat_requests (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        table_id TEXT NOT NULL REFERENCES tables(id),
+        player TEXT NOT NULL,
+        secret TEXT NOT NULL UNIQUE,
+        status TEXT NOT NULL DEFAULT 'pending',
+        created_at REAL NOT NULL,
+        token TEXT
+    );
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -60,7 +60,14 @@ def table_page(table_id: str, template: str, *kinds: str, pack_template: str | N
     join_url = (url_for("pages.join", table_id=table.id, t=table.join_token, _external=True)
                 if role.kind == "keeper" else None)
     return render_template(template, table=table, role=role, boot=boot(table, role, **extra),
-                           deck=deck_codes(), join_url=join_url, game=game)
+                           deck=deck_codes(), join_url=join_url, game=game,
+                           display_url=display_url(table) if role.kind == "keeper" else None)
+
+
+def display_url(table: Table) -> str:
+    """The display's own link, with its token: a TV or a spare tablet opens it as is."""
+    return url_for("pages.display", table_id=table.id, token=table.display_token,
+                   _external=True)
 
 
 @bp.get("/")

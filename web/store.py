@@ -71,15 +71,69 @@ class RefusedError(StoreError):
 
 
 class StaleWriteError(Exception):
-    """The write was based on an older sequence number than the table's."""
+    """The write was based on an older sequence number than the table's. ``missed`` lists
+    the events stored since ``base_seq`` (what another device just did)."""
 
-    def __init__(self, seq: int, state: dict[str, Any], base_seq: int) -> None:
+    def __init__(self, seq: int, state: dict[str, Any], base_seq: int,
+                 missed: list[dict[str, Any]] | None = None) -> None:
         super().__init__(
-            f"this action was based on update {base_seq} but the table is at update {seq}: "
-            "look at the new state and try again"
+            f"nothing was stored: this action was based on update {base_seq} but the table is "
+            f"at update {seq} (another device wrote meanwhile): see what it did before "
+            "entering anything"
         )
         self.seq = seq
         self.state = state
+        self.missed = missed or []
+
+
+class RepeatedActionError(Exception):
+    """A write whose action id is already stored: the first answer is given again and
+    nothing new is stored (a double tap, or a page that retried)."""
+
+    def __init__(self, action_id: str, seq: int, event: dict[str, Any], table_seq: int,
+                 state: dict[str, Any]) -> None:
+        super().__init__(f"action {action_id} was already stored as update {seq}")
+        self.action_id, self.seq, self.event = action_id, seq, event
+        self.table_seq, self.state = table_seq, state
+
+
+#: A page's action id: 8 to 64 letters, digits, ``-`` or ``_`` (a random id per tap).
+ACTION_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+def check_action_id(action_id: Any) -> str | None:
+    """The write's action id, None when absent, or a clear :class:`StoreError`."""
+    if action_id is None:
+        return None
+    if (not isinstance(action_id, str) or not 8 <= len(action_id) <= 64
+            or not set(action_id) <= ACTION_ID_CHARS):
+        raise StoreError('"action_id" must be 8 to 64 letters, digits, "-" or "_" (a random id '
+                         "the page makes once per action, sent again on a retry)")
+    return action_id
+
+
+class SeatRequestNotFoundError(StoreError):
+    status = 404
+
+
+class SeatRequestsFullError(StoreError):
+    """Too many phones wait for the keeper's answer: nothing is stored."""
+
+    status = 429
+
+
+#: Requests for taken seats that may wait for the keeper's answer at once, per table.
+MAX_SEAT_REQUESTS = 6
+
+
+@dataclass(frozen=True)
+class SeatClaim:
+    """A tap on a seat: its token when given, else the pending request for a claimed seat."""
+
+    player: str
+    token: str | None = None
+    request_id: int | None = None
+    secret: str | None = None
 
 
 @dataclass(frozen=True)
@@ -108,6 +162,8 @@ class Table:
     seats: dict[str, str]
     claimed: set[str]
     state: GameState
+    #: Seat tokens the keeper ended (freed or re-issued seat): token -> player, for the message.
+    revoked: dict[str, str] = field(default_factory=dict)
     seq: int = 0
     cond: threading.Condition = field(default_factory=threading.Condition)
     write_lock: threading.RLock = field(default_factory=threading.RLock)
@@ -299,6 +355,11 @@ class Store:
         for player, seat_token in table.seats.items():
             if secrets.compare_digest(token, seat_token):
                 return Role("player", player)
+        if token in table.revoked:
+            raise TokenError(
+                f"the keeper freed or handed on {table.revoked[token]}'s seat, so this link no "
+                "longer works: scan the table's QR code and ask the keeper for the seat again"
+            )
         raise TokenError("this token does not belong to this table: scan the table's QR code again")
 
     def check_join_token(self, table: Table, join_token: str | None) -> None:
@@ -312,14 +373,12 @@ class Store:
                 "this join link has expired: ask the keeper to make a new one (Rotate join code)"
             )
 
-    def claim_seat(self, table: Table, join_token: str | None, player: str) -> str:
-        """Give the seat's token to whoever holds the join token (a phone that lost its cookie
-        can scan again); returns the seat token."""
+    def claim_seat(self, table: Table, join_token: str | None, player: str) -> SeatClaim:
+        """Give a free seat's token to whoever holds the join token. A seat someone already
+        claimed is not handed out: the claim becomes a request the keeper approves or refuses
+        (its ``secret`` lets this phone, and only it, collect the seat once approved)."""
         self.check_join_token(table, join_token)
-        if player not in table.seats:
-            raise StoreError(
-                f"there is no seat {player!r} at this table: pick one of {', '.join(table.seats)}"
-            )
+        self._check_seat(table, player)
         with table.cond:
             if player not in table.claimed:
                 self._write([(
@@ -327,8 +386,104 @@ class Store:
                     (time.time(), table.id, player),
                 )])
                 table.claimed.add(player)
+                self._meta_changed(table)
+                return SeatClaim(player, token=table.seats[player])
+            waiting = self._query("SELECT count(*) AS n FROM seat_requests WHERE table_id = ?"
+                                  " AND status = 'pending'", (table.id,))[0]["n"]
+            if waiting >= MAX_SEAT_REQUESTS:
+                raise SeatRequestsFullError(
+                    f"{waiting} phones are already waiting for a seat: ask the keeper to answer "
+                    "them on the keeper page first")
+            secret = new_token()
+            with self._db_lock:
+                cur = self._conn.execute(
+                    "INSERT INTO seat_requests (table_id, player, secret, created_at)"
+                    " VALUES (?, ?, ?, ?)", (table.id, player, secret, time.time()))
             self._meta_changed(table)
-        return table.seats[player]
+            return SeatClaim(player, request_id=int(cur.lastrowid or 0), secret=secret)
+
+    @staticmethod
+    def _check_seat(table: Table, player: str) -> None:
+        if player not in table.seats:
+            raise StoreError(
+                f"there is no seat {player!r} at this table: pick one of {', '.join(table.seats)}"
+            )
+
+    def _seat_request(self, table: Table, request_id: int) -> sqlite3.Row:
+        rows = self._query("SELECT * FROM seat_requests WHERE table_id = ? AND id = ?",
+                           (table.id, request_id))
+        if not rows:
+            raise SeatRequestNotFoundError(
+                f"there is no request {request_id} for a seat at this table: tap your name "
+                "on the join page again")
+        return rows[0]
+
+    def collect_seat(self, table: Table, request_id: int, secret: Any) -> SeatClaim:
+        """What became of a request for a claimed seat, asked by the phone that made it: the
+        seat's token once the keeper approved (``token`` None while it waits)."""
+        row = self._seat_request(table, request_id)
+        if not isinstance(secret, str) or not secrets.compare_digest(secret, row["secret"]):
+            raise TokenError("this request for a seat was made by another phone")
+        status, player = row["status"], row["player"]
+        if status == "pending":
+            return SeatClaim(player, request_id=request_id)
+        if status == "approved" and table.seats.get(player) == row["token"]:
+            return SeatClaim(player, token=row["token"], request_id=request_id)
+        why = {"refused": "the keeper refused it", "approved": "the seat was handed on since",
+               "cancelled": "the keeper freed the seat meanwhile"}.get(status, status)
+        raise TokenError(f"your request for {player}'s seat is over ({why}): tap your name "
+                         "again, or ask the keeper")
+
+    def resolve_seat_request(self, table: Table, request_id: int, approve: bool) -> str:
+        """The keeper approves a request (the seat gets a new token, given to the requesting
+        phone; the seat's old token ends) or refuses it; returns the new status."""
+        with table.cond:
+            row = self._seat_request(table, request_id)
+            if row["status"] != "pending":
+                raise StoreError(f"request {request_id} for {row['player']}'s seat is already "
+                                 f"{row['status']}")
+            if not approve:
+                self._write([("UPDATE seat_requests SET status = 'refused' WHERE id = ?",
+                              (request_id,))])
+                self._meta_changed(table)
+                return "refused"
+            token = new_token()
+            self._reissue(table, row["player"], token, claimed=True, extra=[
+                ("UPDATE seat_requests SET status = 'refused' WHERE table_id = ? AND player = ?"
+                 " AND status = 'pending' AND id != ?", (table.id, row["player"], request_id)),
+                ("UPDATE seat_requests SET status = 'approved', token = ? WHERE id = ?",
+                 (token, request_id)),
+            ])
+            return "approved"
+
+    def free_seat(self, table: Table, player: str) -> None:
+        """The keeper frees a seat: its token ends, and the next phone to tap it takes it."""
+        self._check_seat(table, player)
+        with table.cond:
+            self._reissue(table, player, new_token(), claimed=False, extra=[
+                ("UPDATE seat_requests SET status = 'cancelled' WHERE table_id = ? AND player = ?"
+                 " AND status = 'pending'", (table.id, player)),
+            ])
+
+    def _reissue(self, table: Table, player: str, token: str, *, claimed: bool,
+                 extra: list[tuple[str, tuple[Any, ...]]]) -> None:
+        """Give the seat a new token (the old one ends), in one transaction with ``extra``."""
+        old = table.seats[player]
+        self._write([(
+            "UPDATE seats SET token = ?, claimed_at = ? WHERE table_id = ? AND player = ?",
+            (token, time.time() if claimed else None, table.id, player),
+        ), *extra])
+        table.seats[player] = token
+        table.revoked[old] = player
+        if claimed:
+            table.claimed.add(player)
+        else:
+            table.claimed.discard(player)
+        self._meta_changed(table)
+
+    def seat_token_valid(self, table: Table, role: Role, token: str | None) -> bool:
+        """Whether a player's token is still their seat's (a freed seat's stream ends)."""
+        return role.kind != "player" or table.seats.get(role.player or "") == token
 
     def rotate_join_token(self, table: Table) -> str:
         """A new join token (the old QR code stops working), valid for ``join_ttl`` seconds."""
@@ -368,28 +523,32 @@ class Store:
             raise refusal(exc) from exc
 
     def append(
-        self, table: Table, base_seq: int, event: Any, by: str
+        self, table: Table, base_seq: int, event: Any, by: str, action_id: str | None = None
     ) -> tuple[int, dict[str, Any]]:
         """Check the event with the rules core and append it to the log.
 
         Returns ``(seq, state)`` once the row is committed. Raises :class:`StaleWriteError`
         when ``base_seq`` is not the table's current sequence number and :class:`RefusedError`
-        when the rules refuse it; either way nothing is stored.
+        when the rules refuse it; either way nothing is stored. An ``action_id`` already in the
+        log raises :class:`RepeatedActionError` (checked first: a retry is never stale).
         """
-        seq, state_json, _ = self.append_encoded(table, base_seq, event, by)
+        seq, state_json, _ = self.append_encoded(table, base_seq, event, by, action_id)
         return seq, state_json
 
     def append_encoded(
-        self, table: Table, base_seq: int, event: Any, by: str
+        self, table: Table, base_seq: int, event: Any, by: str, action_id: str | None = None
     ) -> tuple[int, dict[str, Any], str]:
         """:meth:`append`, also returning the new state already encoded as JSON text."""
         event = self._checked_event(event)
         event["by"] = by
+        action_id = check_action_id(action_id)
         # Writes to one table go one at a time (write_lock); the condition that the live
         # streams wait on is held only to publish the result, never during the disk write.
         with table.write_lock:
+            if action_id is not None:
+                self.check_repeat(table, action_id)
             if base_seq != table.seq:
-                raise StaleWriteError(table.seq, table.state_json(), base_seq)
+                raise self._stale(table, base_seq)
             try:
                 state = log.apply(table.state, event)
             except ValueError as exc:
@@ -411,11 +570,11 @@ class Store:
                         with table.cond:
                             self._refold(table)
                             table.cond.notify_all()
-                        raise StaleWriteError(table.seq, table.state_json(), base_seq)
+                        raise self._stale(table, base_seq)
                     self._conn.execute(
-                        "INSERT INTO events (table_id, seq, event_json, by, at)"
-                        " VALUES (?, ?, ?, ?, ?)",
-                        (table.id, seq, event_text, by, time.time()),
+                        "INSERT INTO events (table_id, seq, event_json, by, at, action_id)"
+                        " VALUES (?, ?, ?, ?, ?, ?)",
+                        (table.id, seq, event_text, by, time.time(), action_id),
                     )
                     self._conn.execute("COMMIT")
                 except sqlite3.Error:
@@ -428,6 +587,23 @@ class Store:
                     table.messages.popitem(last=False)
                 table.cond.notify_all()
             return seq, state_json, state_text
+
+    def check_repeat(self, table: Table, action_id: Any) -> None:
+        """Raise :class:`RepeatedActionError` when ``action_id`` is already in the log."""
+        if check_action_id(action_id) is None:
+            return
+        rows = self._query(
+            "SELECT seq, event_json FROM events WHERE table_id = ? AND action_id = ?",
+            (table.id, action_id),
+        )
+        if rows:
+            raise RepeatedActionError(action_id, rows[0]["seq"], json.loads(rows[0]["event_json"]),
+                                      table.seq, table.state_json())
+
+    def _stale(self, table: Table, base_seq: int) -> StaleWriteError:
+        """The refusal of a write based on ``base_seq``, with the events it missed."""
+        missed = self.events(table, base_seq)[-20:] if 0 <= base_seq < table.seq else []
+        return StaleWriteError(table.seq, table.state_json(), base_seq, missed)
 
     def events(self, table: Table, since: int = 0) -> list[dict[str, Any]]:
         """The log with who entered each event and when."""
@@ -492,8 +668,18 @@ class Store:
             table.meta_version += 1
             table.cond.notify_all()
 
-    def propose(self, table: Table, player: str, kind: str, payload: Any) -> int:
+    def repeated_proposal(self, table: Table, action_id: str | None) -> dict[str, Any] | None:
+        """The proposal already stored under this action id (a double tap), or None."""
+        if check_action_id(action_id) is None:
+            return None
+        rows = self._query("SELECT * FROM proposals WHERE table_id = ? AND action_id = ?",
+                           (table.id, action_id))
+        return self._proposal_json(rows[0]) if rows else None
+
+    def propose(self, table: Table, player: str, kind: str, payload: Any,
+                action_id: str | None = None) -> int:
         """Store a player's proposal (an event, or the cards left in hand) for the keeper."""
+        action_id = check_action_id(action_id)
         with table.cond:
             cur = None
             with self._db_lock:
@@ -506,9 +692,9 @@ class Store:
                             (table.id, player),
                         )
                     cur = self._conn.execute(
-                        "INSERT INTO proposals (table_id, player, kind, payload_json, created_at)"
-                        " VALUES (?, ?, ?, ?, ?)",
-                        (table.id, player, kind, json.dumps(payload), time.time()),
+                        "INSERT INTO proposals (table_id, player, kind, payload_json, created_at,"
+                        " action_id) VALUES (?, ?, ?, ?, ?, ?)",
+                        (table.id, player, kind, json.dumps(payload), time.time(), action_id),
                     )
                     self._conn.execute("COMMIT")
                 except BaseException:
@@ -565,8 +751,13 @@ class Store:
             "SELECT hand_no, player FROM confirmations WHERE table_id = ? ORDER BY at", (table.id,)
         ):
             confirmed.setdefault(str(row["hand_no"]), []).append(row["player"])
+        requests = self._query(
+            "SELECT id, player, created_at FROM seat_requests WHERE table_id = ? AND"
+            " status = 'pending' ORDER BY id", (table.id,))
         return {
             "seats": [{"player": p, "claimed": p in table.claimed} for p in table.seats],
+            "seat_requests": [{"id": r["id"], "player": r["player"], "at": r["created_at"]}
+                              for r in requests],
             "auto_accept": table.auto_accept,
             "proposals": [self._proposal_json(r) for r in pending],
             "confirmations": confirmed,

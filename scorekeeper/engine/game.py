@@ -22,10 +22,17 @@ from scorekeeper.engine.state import (
     TableSetup,
     initial_state,
 )
-from scorekeeper.rulesets import RULESET_TITLES, Ruleset
+from scorekeeper.rulesets import RULESET_TITLES, Ruleset, TossOptions
 
 #: The seed file of both Toss rulesets.
 TOSS_SEED: Final = "000"
+#: The start page's one line about each Toss ruleset.
+TOSS_SUMMARIES: Final[dict[str, str]] = {
+    "complex-toss-rummy": "Peg boards; melds score as played and again at the end of the hand;"
+                          " jokers Toss top cards; first to 1000 wins at once.",
+    "toss-rummy": "Melds count at the end of the hand, cards in hand against; jokers Toss top"
+                  " cards; game to 1010, settled in chips.",
+}
 
 
 @dataclass(frozen=True)
@@ -44,7 +51,8 @@ class TossGame:
         """What the start page and ``scorekeeper games`` show of this game."""
         return {"name": self.name, "title": self.title, "seed": TOSS_SEED, "engine": self.engine,
                 "deck": "toss", "players": {"min": MIN_PLAYERS, "max": MAX_PLAYERS},
-                "lower_wins": False, "chips": False}
+                "lower_wins": False, "chips": False, "summary": TOSS_SUMMARIES[self.name],
+                "goal": TossOptions(ruleset=self.name).resolved_goal}
 
     def read_setup(self, data: Mapping[str, Any]) -> TableSetup:
         """A setup from JSON (``players``, ``teams``, ``colours``, ``options``); the ruleset is

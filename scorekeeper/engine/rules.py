@@ -51,7 +51,7 @@ Changes = dict[str, Any]
 
 EVENT_TYPES: Final[tuple[str, ...]] = (
     "new-hand", "meld", "lay-off", "toss", "double-cross", "steal", "next-turn", "end-hand",
-    "correction", "undo",
+    "correction", "undo", "set-top",
 )
 
 
@@ -269,6 +269,19 @@ def _put_on_board(state: GameState, cards: Sequence[Card],
     return counts
 
 
+def _put_captured_aside(state: GameState, cards: Sequence[Card], target: Card,
+                        meld_id: int) -> dict[Card, int]:
+    """The board with a Toss's cards from hand; a refusal caused by listing the captured card
+    says to leave it out (it comes from the meld, not from the hand)."""
+    try:
+        return _put_on_board(state, cards)
+    except RuleViolation as exc:
+        if target not in cards:
+            raise
+        raise RuleViolation(f"Leave the captured {target} out of cards: it comes from meld"
+                            f" {meld_id}; list only the cards from your hand.") from exc
+
+
 def _judge(judge: Callable[..., Verdict], *args: Any, **kwargs: Any) -> Verdict:
     try:
         verdict = judge(*args, **kwargs)
@@ -426,6 +439,10 @@ def _toss(state: GameState, event: Event) -> Changes:
     wanted = _top(event)
     options = state.options
     target = meld.top
+    if event.get("captured") is not None and _card(event, "captured") != target:
+        raise RuleViolation(f"The top card of meld {meld.id} is {target}, not"
+                            f" {_card(event, 'captured')}: a Toss captures the top card (if the"
+                            " meld shows another card on top, record its top card first).")
     at = len(meld.cards) - 1 - meld.cards[::-1].index(target)
     victim = meld.credits[at]
     if victim == player:
@@ -438,7 +455,7 @@ def _toss(state: GameState, event: Event) -> Changes:
     if len(cards) < 2:
         raise RuleViolation(f"The captured {target} must be melded at once with at least two"
                             " cards from your hand.")
-    on_board = _put_on_board(state, cards)
+    on_board = _put_captured_aside(state, cards, target, meld.id)
     if joker not in cards:  # the tossing joker stays in hand, so it cannot be on the board
         _put_on_board(state, (joker,), on_board)
     new_cards = (target, *cards)
@@ -650,8 +667,11 @@ def _correction(state: GameState, event: Event) -> Changes:
         raise EventError(f"correction target {target!r} is neither a player nor a team"
                          f" (boards: {', '.join(setup.board_owners)})")
     points = _field(event, "points")
+    if points is None:
+        raise EventError("the correction needs its points: a whole number such as 10 or -20")
     if not isinstance(points, int) or isinstance(points, bool):
-        raise EventError(f'"points" must be a whole number of points, not {points!r}')
+        raise EventError(f'"points" must be a whole number of points such as 10 or -20, not'
+                         f" {points!r}")
     reason = event.get("reason")
     if reason is not None and not isinstance(reason, str):
         raise EventError('"reason" must be a sentence saying why the score is corrected')
@@ -675,6 +695,28 @@ def _correction(state: GameState, event: Event) -> Changes:
     return changes
 
 
+def _set_top(state: GameState, event: Event) -> Changes:
+    """The card a meld shows on top, as the table sees it (the melding player chose it, or the
+    keeper records a wrong guess right): one of the meld's possible tops (any card of a set,
+    an end card of a sequence; any card of a meld Tosses left under three cards)."""
+    _require_playing(state)
+    index, meld = _meld_ref(state, event)
+    top = _card(event, "top")
+    if top not in meld.cards:
+        raise RuleViolation(f"{top} is not in meld {meld.id}: the top card must be one of its"
+                            f" cards ({', '.join(c.code for c in meld.cards)}).")
+    verdict = judge_meld(meld.cards, state.options) if len(meld.cards) >= 3 else None
+    if verdict is not None and verdict.valid and top not in verdict.top_cards:
+        ends = " or ".join(c.code for c in verdict.top_cards)
+        raise RuleViolation(f"{top} cannot be the top card of meld {meld.id}: a sequence shows"
+                            f" one of its end cards ({ends}).")
+    if top == meld.top:
+        raise RuleViolation(f"{top} is already the top card of meld {meld.id}.")
+    melds = list(state.melds)
+    melds[index] = replace(meld, top=top)
+    return {"melds": tuple(melds)}
+
+
 def _undo(state: GameState, event: Event) -> Changes:  # handled in apply()
     raise AssertionError("undo is applied by apply()")
 
@@ -690,4 +732,5 @@ _HANDLERS: Final[dict[str, Callable[[GameState, Event], Changes]]] = {
     "end-hand": _end_hand,
     "correction": _correction,
     "undo": _undo,
+    "set-top": _set_top,
 }

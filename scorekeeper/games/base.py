@@ -68,7 +68,9 @@ class Field:
     codes), ``suit`` (a suit code), ``teams`` (team name -> member names), ``group`` (an object of
     the sub-``fields``). With ``per_player`` the value
     is an object mapping each player's name to one such value; with ``many`` a value is a list
-    of such values (several choices).
+    of such values (several choices). ``empty_hand`` marks a ``player`` field naming whoever
+    ended the hand holding no cards (a blank cards row is then an empty hand, not a missing
+    one); ``empty_hand_if`` limits that to a value of another field (``("win", "tongit")``).
     """
 
     name: str
@@ -83,6 +85,8 @@ class Field:
     maximum: int | None = None
     fields: tuple[Field, ...] = ()
     help: str = ""
+    empty_hand: bool = False
+    empty_hand_if: tuple[str, str] | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -101,6 +105,9 @@ class Field:
             out["fields"] = [f.to_json() for f in self.fields]
         if self.help:
             out["help"] = self.help
+        if self.empty_hand:
+            out["empty_hand"] = (True if self.empty_hand_if is None else
+                                 {"field": self.empty_hand_if[0], "value": self.empty_hand_if[1]})
         return out
 
 
@@ -338,7 +345,8 @@ list every player in "totals" or "players"
                       options: Mapping[str, Any], decks: int,
                       hands: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         r"""Everyone's chips after ``hands`` (from :meth:`chip_hand`): ``counts``, the ``pot``,
-        the chips each ``start``\ ed with and whether the chip game is over (``game_over``)."""
+        the chips each ``start``\ ed with, whether the chip game is over (``game_over``) and a
+        ``note`` on how it goes."""
         raise NoChipGameError(f"{self.title} has no chip game")
 
     @property
@@ -358,7 +366,8 @@ list every player in "totals" or "players"
         - ``wild_rank``: ``{"first": 3}``: that rank is wild in hand 1, one rank up each hand.
         - ``card_points``: each card's points, counted as the keeper types a hand's cards.
         - ``send_empty_cards``: a player with no cards entered took none (send ``[]``).
-        - ``chips_note``: how the chip game goes; ``start_chips``: its default start.
+        - ``start_chips``: the chip game's default start, explained on the start page by
+          ``start_chips_help``.
         - ``meld_names``: the names of the melds a score sheet lists, in order.
         - ``whole_suit``: ``{"field", "label", "cards"}``: one choice fills in these cards
           (every copy in the decks) for one player and clears the others (shooting the moon).
@@ -370,8 +379,9 @@ list every player in "totals" or "players"
             "lowest_first": self.lower_wins, "standings_note": None, "goal_label": "Goal",
             "goal_note": "Game to {goal}.", "progress": None, "wild_rank": None,
             "card_points": None, "send_empty_cards": False,
-            "chips_note": None, "start_chips": self.min_start_chips, "meld_names": None,
+            "start_chips": self.min_start_chips, "meld_names": None,
             "whole_suit": None, "counters": [], "counters_note": None, "choice_labels": {},
+            "start_chips_help": None,
         }
 
     def hand_summary(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> str:

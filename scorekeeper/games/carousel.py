@@ -63,7 +63,7 @@ class Carousel(RulesPack):
         Option("goal", "int", GOAL, "the game ends when a total reaches this", minimum=1),
     )
     hand_form = (
-        Field("knocker", "player", "Player who knocked"),
+        Field("knocker", "player", "Player who knocked", empty_hand=True),
         Field("hands", "cards", "Cards left in each hand", per_player=True),
         Field("hands_won", "int", "Hands won before this one", per_player=True, required=False,
               minimum=0, help="kept by the app; used for the 25-point box bonus at the end"),

@@ -46,7 +46,7 @@ class Rummy(RulesPack):
                "decides)", minimum=1, nullable=True),
     )
     hand_form = (
-        Field("winner", "player", "Player who went out"),
+        Field("winner", "player", "Player who went out", empty_hand=True),
         Field("hands", "cards", "Cards left in each opponent's hand", per_player=True),
         Field("rummy", "bool", "Went rummy (all melds at once)", required=False, default=False),
     )

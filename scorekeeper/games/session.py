@@ -164,6 +164,7 @@ class SessionState:
             "hand_no": self.hand_no,
             "winner": self.winner,
             "lower_wins": pack.lower_wins,
+            "lowest_first": pack.ui_hints()["lowest_first"],
             "options": dict(self.setup.options),
             "turn": None,
             "dealer": None,

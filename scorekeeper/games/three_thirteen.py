@@ -47,7 +47,8 @@ class ThreeThirteen(RulesPack):
         Field("hand_no", "int", "Hand number (3s wild in hand 1 ... kings in hand 11)",
               minimum=1, maximum=THREE_THIRTEEN_HANDS),
         Field("hands", "cards", "Each player's cards", per_player=True),
-        Field("went_out", "player", "Player who went out", required=False),
+        Field("went_out", "player", "Player who went out", required=False,
+              empty_hand=True),
     )
 
     def card_value(self, card: Card) -> int:

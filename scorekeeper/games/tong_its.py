@@ -140,7 +140,8 @@ class TongIts(RulesPack):
         Field("players", "order", "Seats in turn order", required=False,
               help="play passes to the left; ties go to the nearest player on the left"),
         Field("win", "choice", "How the hand ended", choices=WINS),
-        Field("caller", "player", "Caller (tongit or draw), or the player who drew the last card"),
+        Field("caller", "player", "Caller (tongit or draw), or the player who drew the last card",
+              empty_hand=True, empty_hand_if=("win", "tongit")),
         Field("challengers", "players", "Challengers of the draw", required=False, default=[]),
         Field("hands", "cards", "Cards in hand (concealed melds included)", per_player=True,
               required=False),
@@ -215,11 +216,12 @@ class TongIts(RulesPack):
     def ui_hints(self) -> dict[str, Any]:
         # Totals are the chips paid hand by hand (lower_wins is about deadwood): most leads.
         return {**super().ui_hints(), "lowest_first": False,
+                "start_chips_help": "Empty or 0: counts start at 0 and a count below 0 is what"
+                                    " that player owes; set a stake such as 50 to start everyone"
+                                    " with chips.",
                 "choice_labels": dict(WIN_NAMES),
                 "standings_note": "Totals are the chips paid to hand winners (antes and the pot"
-                                  " under Chips).",
-                "chips_note": f"Antes {ANTE} a hand; the pot goes to whoever wins {POT_STREAK}"
-                              " hands in a row. Counts start at {start}."}
+                                  " under Chips)."}
 
     def hand_summary(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> str:
         win = entry.get("win")
@@ -247,7 +249,10 @@ class TongIts(RulesPack):
         result = tong_its_chips({"players": list(players), "hands": list(hands), "decks": decks})
         return {"counts": {n: start + v for n, v in result["net"].items()},
                 "pot": result["hands"][-1]["pot"] if result["hands"] else 0,
-                "start": start, "game_over": False}
+                "start": start, "game_over": False,
+                "note": f"Antes {ANTE} a hand; the pot goes to whoever wins {POT_STREAK} hands in"
+                        f" a row. Counts start at {start}{'' if start else ' (no stake was set)'}:"
+                        " a count below 0 is the chips that player owes the others."}
 
 
 def concealed_fours(hand: Sequence[Card]) -> int:

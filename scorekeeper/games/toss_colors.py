@@ -167,9 +167,7 @@ class TossColors(RulesPack):
         return reach_goal(totals, self.resolve_options(options)["goal"])
 
     def ui_hints(self) -> dict[str, Any]:
-        return {**super().ui_hints(), "start_chips": DEFAULT_START_CHIPS,
-                "chips_note": f"Antes {ANTE} a hand; a made bid takes the pot. Everyone started"
-                              " with {start}."}
+        return {**super().ui_hints(), "start_chips": DEFAULT_START_CHIPS}
 
     def hand_summary(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> str:
         partner = " alone" if entry.get("alone") else (
@@ -199,7 +197,9 @@ class TossColors(RulesPack):
                                     "hands": list(hands)})
         return {"counts": dict(result["chips"]),
                 "pot": result["hands"][-1]["pot"] if result["hands"] else 0,
-                "start": start, "game_over": bool(result["game_over"])}
+                "start": start, "game_over": bool(result["game_over"]),
+                "note": f"Antes {ANTE} a hand; a made bid takes the pot. Everyone started with"
+                        f" {start}."}
 
 
 def toss_colors_chips(data: Mapping[str, Any]) -> dict[str, Any]:

@@ -84,7 +84,7 @@ def test_keeper_and_player_play_a_hand_live(server: ServerThread, browser: objec
     keeper.select_option("select[name=player]", "Cy")
     keeper.select_option("select[name=joker]", "jk-black")
     tap_cards(keeper, ["7cr", "7or"])
-    keeper.click("#submit")
+    keeper.click("#top-choice [data-top-pick='7cr']")  # a set: the top card is Cy's choice
     expect(my_score).to_have_text("21")
     expect(player.locator("#ticker li").first).to_contain_text("TOSSED")
     cy_board = player.locator("#boards .board[data-owner='Cy'] [data-score]")

@@ -30,7 +30,7 @@
     return `<table class="standings" id="standings-table"><tr><th></th><th>Player</th><th class="num">${s.hand_no ? `Hand ${s.hand_no}` : ""}</th><th class="num">Total</th>${chips ? `<th class="num">Chips</th>` : ""}</tr>` +
       ranked(s).map((r) => `<tr data-player="${SK.esc(r.name)}" class="${r.place === 1 && s.hand_no ? "lead" : ""}${r.name === me ? " me" : ""}">
         <td class="place">${r.place}.</td><td><span class="swatch" style="background:${SK.esc(r.colour)}"></span>${SK.esc(r.name)}${r.name === me ? `<span class="you">you</span>` : ""}</td>
-        <td class="num ${(r.last < 0) !== lowFirst(s) ? "neg" : "pos"}">${r.last === null ? "" : sign(r.last)}</td>
+        <td class="num ${SK.tone(r.last, lowFirst(s))}">${r.last === null ? "" : sign(r.last)}</td>
         <td class="num total" data-total>${r.score}</td>${chips ? `<td class="num" data-chips>${chips[r.name]}</td>` : ""}</tr>`).join("") +
       `</table><p class="muted">${UI.standings_note || (lowFirst(s) ? "Lowest total wins." : "Highest total wins.")}${!goalOf(s) ? "" : " " + fill(UI.goal_note, {goal: goalOf(s)})}</p>`;
   }
@@ -38,7 +38,7 @@
     const c = s.chips; if (!c) return "";
     return `<p>${Object.entries(c.counts).map(([p, n]) => `<span class="chip" data-chip-count="${SK.esc(p)}">${SK.esc(p)} <b>${n}</b></span>`).join("")}
       <span class="chip">pot <b data-pot>${c.pot}</b></span></p>
-      <p class="muted">${SK.esc(fill(UI.chips_note || "", {start: c.start}))}${c.game_over ? " <b>The chip game is over: a player has no chips.</b>" : ""}</p>
+      <p class="muted">${SK.esc(c.note || "")}${c.game_over ? " <b>The chip game is over: a player has no chips.</b>" : ""}</p>
       ${c.error ? `<p class="refusal">Chips stop at ${SK.esc(c.error)}</p>` : ""}`;
   }
   function statusHTML(s) {
@@ -55,7 +55,7 @@
     if (!hands.length) return "no hand scored yet";
     const names = s.players.map((p) => p.name);
     return `<table class="grid"><tr><th>Hand</th>${names.map((n) => `<th class="num">${SK.esc(n)}</th>`).join("")}<th></th></tr>` +
-      hands.slice().reverse().map((h) => `<tr><td>${h.hand_no}</td>${names.map((n) => { const x = (h.deltas || {})[n] || 0; return `<td class="num ${x < 0 ? "neg" : "pos"}">${sign(x)}</td>`; }).join("")}<td class="muted">${handSummary(h)}</td></tr>`).join("") +
+      hands.slice().reverse().map((h) => `<tr><td>${h.hand_no}</td>${names.map((n) => { const x = (h.deltas || {})[n] || 0; return `<td class="num ${SK.tone(x, lowFirst(s))}">${sign(x)}</td>`; }).join("")}<td class="muted">${handSummary(h)}</td></tr>`).join("") +
       `</table>` + ((s.corrections || []).length ? `<p class="muted">Corrections: ${s.corrections.map((c) => `${SK.esc(c.target)} ${sign(c.points)} (${SK.esc(c.reason)})`).join("; ")}</p>` : "");
   }
   function sheetHTML(s) {  // a score sheet: one box per meld of each player's sheet
@@ -67,7 +67,7 @@
   }
   function renderCommon(t) {
     const s = t.state, me = t.role.player;
-    SK.$("#status").innerHTML = statusHTML(s) + (t.role.kind === "keeper" ? `<span class="muted">update ${t.seq}</span>` : "");
+    SK.$("#status").innerHTML = statusHTML(s) + (t.role.kind === "keeper" && !document.body.classList.contains("display") ? `<span class="muted">update ${t.seq}</span>` : "");
     SK.$("#winner").innerHTML = s.phase === "game-over" ? `<div class="winner-banner" data-winner>${s.winner ? `${SK.esc(s.winner)} wins the game!` : "Game over: tied, no single winner"}</div>` : "";
     SK.$("#standings").innerHTML = standingsHTML(s, me);
     SK.$("#chips-box").hidden = !s.chips; if (s.chips) SK.$("#chips").innerHTML = chipsHTML(s);
@@ -90,6 +90,9 @@
   /* --- the keeper's tablet: the hand form ---------------------------------------------------- */
   const t = new SK.Table(SK.boot, render);
   const form = SK.$("#hand-form"), corr = SK.$("#correction-form");
+  // the action being entered: its id (a repeat is stored once) and the update it started on
+  const entering = {id: SK.newId(), seq: t.seq};
+  const fresh = () => { entering.id = SK.newId(); entering.seq = t.seq; };
   const players = () => t.state.players.map((p) => p.name);
   const decks = (t.setup && t.setup.decks) || 1;
   let action = "hand", target = null, order = [], previewTimer = null;
@@ -190,9 +193,16 @@
   function cardCounts() {
     SK.$$("input[data-cards]", form).forEach((i) => {
       const el = SK.$(`[data-count="${i.dataset.cards}:${i.dataset.p}"]`, form); if (!el) return;
-      const codes = i.value.split(/[\s,]+/).filter(Boolean);
+      const codes = i.value.split(/[\s,]+/).filter(Boolean).map(SK.normCode);
       el.textContent = UI.card_points ? `${codes.reduce((a, c) => a + (UI.card_points[c] || 0), 0)} pts` : codes.length ? `${codes.length} cards` : "";
     });
+  }
+  /* whoever ended the hand with no cards, whatever the game calls that field (the pack marks
+     it empty_hand, maybe only for one kind of ending: Tong-Its' caller of a Tongit) */
+  function emptyHanded() {
+    const value = (name) => (form.elements[name] && form.elements[name].value) || "";
+    return new Set(GAME.hand_form.filter((f) => f.kind === "player" && f.empty_hand
+      && (f.empty_hand === true || value(f.empty_hand.field) === f.empty_hand.value)).map((f) => value(f.name)).filter(Boolean));
   }
   function cardsOf(input) { return input.value.split(/[\s,]+/).filter(Boolean); }
   function entry() {
@@ -203,7 +213,7 @@
       if (f.per_player && f.kind === "cards") {
         // a blank row is "no cards" only for whoever went out (or knocked); else it is left out,
         // so the pack says whose cards are missing rather than scoring them 0
-        const out = new Set(["winner", "knocker", "went_out"].map((n) => form.elements[n] && form.elements[n].value).filter(Boolean));
+        const out = emptyHanded();
         const m = {}; SK.$$(`input[data-cards="${f.name}"]`, form).forEach((i) => { const c = cardsOf(i); if (c.length || out.has(i.dataset.p) || UI.send_empty_cards) m[i.dataset.p] = c; });
         if (Object.keys(m).length || f.required) e[f.name] = m; return;
       }
@@ -239,7 +249,7 @@
     const rows = after.players.map((p) => {
       const delta = h.deltas[p.name] || 0, dw = d.deadwood ? d.deadwood[p.name] : d.arrangements ? (d.arrangements[p.name] || {}).deadwood : undefined;
       const pay = d.payments ? d.payments[p.name] : undefined, chipsNow = after.chips ? after.chips.counts[p.name] : undefined;
-      return `<tr><td>${SK.esc(p.name)}</td>${dw !== undefined || d.deadwood || d.arrangements ? `<td class="num">${dw ?? ""}</td>` : ""}<td class="num ${delta < 0 ? "neg" : "pos"}"><b>${sign(delta)}</b></td><td class="num">${p.score}</td>${after.chips ? `<td class="num">${chipsNow} <span class="muted">(${sign(chipsNow - before.chips.counts[p.name])})</span></td>` : ""}${pay !== undefined ? "" : ""}</tr>`;
+      return `<tr><td>${SK.esc(p.name)}</td>${dw !== undefined || d.deadwood || d.arrangements ? `<td class="num">${dw ?? ""}</td>` : ""}<td class="num ${SK.tone(delta, lowFirst(after))}"><b>${sign(delta)}</b></td><td class="num">${p.score}</td>${after.chips ? `<td class="num">${chipsNow} <span class="muted">(${sign(chipsNow - before.chips.counts[p.name])})</span></td>` : ""}${pay !== undefined ? "" : ""}</tr>`;
     }).join("");
     const notes = [];
     if (d.hand_winner) notes.push(`Hand won by <b>${SK.esc(d.hand_winner)}</b>`);
@@ -258,29 +268,65 @@
     else if (quiet) SK.$("#preview-box").innerHTML = `<p class="muted" data-incomplete>Not ready to score yet: ${SK.esc(r.data.error)}</p>`;
     else { SK.$("#preview-box").innerHTML = ""; SK.$("#refusal").innerHTML = `<div class="refusal" data-refusal>Refused: ${SK.esc(r.data.error)} <span class="muted">Nothing was stored.</span></div>`; }
   }
-  function schedulePreview() { clearTimeout(previewTimer); previewTimer = setTimeout(() => preview(true), 350); }
+  function schedulePreview() { saveHandDraft(); clearTimeout(previewTimer); previewTimer = setTimeout(() => preview(true), 350); }
+  /* the hand being entered stays on this device until it is stored (a reload or Back keeps it) */
+  const drafts = new SK.Draft(t.id, "hand");
+  function draftKey(el) {
+    if (el.name) return el.name;
+    const d = el.dataset, kind = ["cards", "int", "many", "meld", "suit", "group"].find((k) => d[k] !== undefined);
+    return kind ? `${kind}=${d[kind]}${d.p !== undefined ? `@${d.p}` : ""}${kind === "many" ? `:${el.value}` : ""}` : "";
+  }
+  function draftFields() { return Array.from(form.elements).filter((el) => el.matches("input, select") && el.type !== "file" && draftKey(el)); }
+  function saveHandDraft() {
+    const values = Object.fromEntries(draftFields().map((el) => [draftKey(el), el.type === "checkbox" ? el.checked : el.value]));
+    drafts.save({hand_no: t.state.hand_no, values, order});
+  }
+  function restoreHandDraft() {
+    const d = drafts.load();
+    if (!d || d.hand_no !== t.state.hand_no) return;
+    draftFields().forEach((el) => { const v = d.values[draftKey(el)]; if (v === undefined) return; if (el.type === "checkbox") el.checked = !!v; else el.value = v; });
+    order = (d.order || []).filter((p) => players().includes(p));
+    const shown = SK.$("[data-order-shown]", form);
+    if (shown) shown.innerHTML = order.length ? order.map((p, i) => `${i + 1}. <b>${SK.esc(p)}</b>`).join(" &nbsp; ") : "nobody yet";
+    SK.$$("[data-order]", form).forEach((x) => { x.disabled = order.includes(x.dataset.order); });
+    if (target) selectTarget(target);
+    cardCounts(); clearTimeout(previewTimer); previewTimer = setTimeout(() => preview(true), 50);
+  }
   async function commit() {
     let ev;
     if (action === "hand") ev = {type: "hand", entry: entry()};
     else if (action === "correction") ev = {type: "correction", target: corr.elements.target.value, points: parseInt(corr.elements.points.value, 10), reason: corr.elements.reason.value};
-    else { if (!confirm("Undo the last action?")) return; ev = {type: "undo"}; }
-    const r = await SK.api("POST", `/api/tables/${t.id}/events`, {base_seq: t.seq, event: ev});
-    if (r.status === 201) {
+    else {
+      const q = await SK.undoQuestion(t.id);
+      if (q === null) { SK.$("#refusal").innerHTML = `<div class="refusal" data-refusal>There is nothing to undo.</div>`; return; }
+      if (!confirm(q)) return;
+      ev = {type: "undo"};
+    }
+        const r = await SK.busy(SK.$("#submit"), () => SK.api("POST", `/api/tables/${t.id}/events`, {base_seq: entering.seq, event: ev, action_id: entering.id}));
+    if (!r) return;
+    if (r.status === 200 && r.data.repeat) {
+      t.adopt(r.data.table_seq, r.data.state); entering.seq = t.seq;
+      SK.$("#refusal").innerHTML = SK.repeatHTML(r.data);
+    } else if (r.status === 201) {
+      const id = entering.id, same = action === "hand";
       t.adopt(r.data.seq, r.data.state);
       SK.toast(action === "hand" ? `Hand ${r.data.state.hand_no} stored` : action === "undo" ? "Undone" : "Correction stored");
       SK.$("#refusal").innerHTML = "";
       if (action === "correction") { corr.elements.points.value = ""; corr.elements.reason.value = ""; }
       resetAid(); renderAid();
+      if (action === "hand") drafts.clear();
       // the form is rebuilt by render() when the hand number changes (from this reply or the
       // live stream, whichever comes first), never after the keeper started the next hand
       choose("hand");
+      if (same) entering.id = id;  // a second tap on Commit hand is answered, not stored again
+      entering.seq = t.seq;
     } else if (r.status === 409) {
-      t.adopt(r.data.seq, r.data.state);
-      SK.$("#refusal").innerHTML = `<div class="refusal">The table changed meanwhile (now update ${r.data.seq}); check and enter again. Nothing was stored.</div>`;
+      t.adopt(r.data.seq, r.data.state); entering.seq = t.seq;
+      SK.$("#refusal").innerHTML = SK.staleHTML(r.data);
     } else SK.$("#refusal").innerHTML = `<div class="refusal" data-refusal>Refused: ${SK.esc(r.data.error)} <span class="muted">Nothing was stored.</span></div>`;
   }
   function choose(a) {
-    action = a;
+    action = a; fresh();
     SK.$$("#actions button").forEach((b) => b.classList.toggle("on", b.dataset.action === a));
     form.hidden = a !== "hand"; corr.hidden = a !== "correction";
     SK.$("#preview").hidden = a !== "hand";
@@ -299,8 +345,8 @@
   function render(what) {
     renderCommon(t);
     const meta = t.meta || {};
-    SK.$("#seats").innerHTML = (meta.seats || []).map((x) => `<span class="chip${x.claimed ? " ok" : ""}">${SK.esc(x.player)}${x.claimed ? " \u2714" : ""}</span>`).join("");
-    if (what === "state" && form.dataset.hand !== String(t.state.hand_no)) { form.dataset.hand = String(t.state.hand_no); buildForm(); }
+    if (what !== "state") renderSeats(meta);
+    if (what === "state" && form.dataset.hand !== String(t.state.hand_no)) { form.dataset.hand = String(t.state.hand_no); buildForm(); restoreHandDraft(); }
   }
 
   form.addEventListener("focusin", (ev) => { if (ev.target.matches("input[data-cards]")) selectTarget(ev.target); });
@@ -332,6 +378,8 @@
     cardCounts(); schedulePreview();
   });
   form.addEventListener("submit", (ev) => ev.preventDefault());
+  [form, corr].forEach((f) => { f.addEventListener("input", fresh); f.addEventListener("change", fresh); });
+  form.addEventListener("click", (ev) => { if (ev.target.closest("button")) fresh(); });
   SK.$("#actions").addEventListener("click", (ev) => { const b = ev.target.closest("button[data-action]"); if (b) choose(b.dataset.action); });
   SK.$("#preview").addEventListener("click", () => preview(false));
   SK.$("#submit").addEventListener("click", commit);
@@ -342,6 +390,12 @@
     renderAid();
   });
   SK.$("#rotate").addEventListener("click", () => SK.rotateJoin(t.id));
+  SK.onSeats(t);
+  function renderSeats(meta) {  // keeps a seat's QR code open while the seats change
+    const qr = SK.$("#seat-qr"), open = qr ? qr.innerHTML : "";
+    SK.$("#seats").innerHTML = SK.seatsHTML(meta, t.id);
+    SK.$("#seat-qr").innerHTML = open;
+  }
   form.dataset.hand = String(t.state.hand_no);
-  buildForm(); choose("hand"); renderAid(); render();
+  buildForm(); restoreHandDraft(); choose("hand"); renderAid(); render();
 })();

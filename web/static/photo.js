@@ -114,8 +114,9 @@
   }
   function closeFix() { editing = null; SK.$("#ph-fix").hidden = true; picker.clear(); }
 
+  let sendId = SK.newId();  // one per photographed play: a double tap or a retry is stored once
   function reset() {
-    result = null; cards = []; image = null; closeFix();
+    result = null; cards = []; image = null; closeFix(); sendId = SK.newId();
     SK.$("#ph-review").hidden = true; SK.$("#ph-file").value = "";
   }
 
@@ -195,11 +196,14 @@
     if (keeper) {
       if (!table) await loadTable();
       event.player = SK.$("#ph-player").value;
-      r = await SK.api("POST", `/api/tables/${tid}/events`, {base_seq: table.seq, event});
-      if (r.status === 409) { await loadTable(); r.data.error = `${r.data.error} (updated: press Enter again)`; }
+      r = await SK.busy(SK.$("#ph-send"), () => SK.api("POST", `/api/tables/${tid}/events`, {base_seq: table.seq, event, action_id: sendId}));
+      if (!r) return;
+      if (r.status === 409) { await loadTable(); SK.$("#ph-result").innerHTML = SK.staleHTML(r.data); return; }
     } else {
-      r = await SK.api("POST", `/api/tables/${tid}/proposals`, event ? {kind: "event", event} : {kind: "hand", cards: codes});
+      r = await SK.busy(SK.$("#ph-send"), () => SK.api("POST", `/api/tables/${tid}/proposals`, {...(event ? {kind: "event", event} : {kind: "hand", cards: codes}), action_id: sendId}));
+      if (!r) return;
     }
+    if (r.ok && r.data.repeat) { SK.$("#ph-result").innerHTML = r.data.event ? SK.repeatHTML(r.data) : `<div class="okbox" data-repeat>Already sent: nothing new was sent.</div>`; return; }
     if (r.ok) {
       const accepted = keeper || r.data.status === "accepted";
       SK.$("#ph-result").innerHTML = `<div class="okbox" data-photo-sent>${accepted ? "Entered and scored" : "Sent: the keeper will accept it"}: ${SK.cardsHTML(codes)}</div>`;

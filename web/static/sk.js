@@ -29,6 +29,24 @@ SK.api = async (method, url, body) => {
   return {ok: res.ok, status: res.status, data};
 };
 
+/* A page's action id: made once per action the user starts, sent with every try of it, so
+   that the server stores a double tap or a retry once and answers the repeat. */
+SK.newId = () => { const a = new Uint8Array(12); crypto.getRandomValues(a); return Array.from(a, (b) => b.toString(16).padStart(2, "0")).join(""); };
+/* one write at a time from a button: disabled while in flight (a double tap sends nothing) */
+SK.busy = async (button, work) => {
+  if (button && button.disabled) return null;
+  if (button) button.disabled = true;
+  try { return await work(); } finally { if (button) button.disabled = false; }
+};
+/* what a write's reply says when it was not new: a repeat (already stored), or stale (another
+   device wrote first: what it did, so the keeper need not enter anything again blindly) */
+SK.repeatHTML = (data) => `<div class="okbox" data-repeat>Already stored as update ${data.seq}: ${SK.describe(data.event)}. Nothing new was stored.</div>`;
+SK.staleHTML = (data) => {
+  const missed = (data.missed || []).map((x) => `<li><span class="seq">#${x.seq}</span>${SK.describe(x.event)}${x.by && x.by !== "keeper" ? ` <span class="muted">(${SK.esc(x.by)})</span>` : ""}</li>`).join("");
+  const turn = data.state && data.state.phase === "playing" && data.state.turn ? ` It is now <b>${SK.esc(data.state.turn)}</b>'s turn.` : "";
+  return `<div class="refusal" data-stale>Not stored: another device entered this meanwhile:<ul class="ticker">${missed}</ul>${turn} Your entry was not stored; it is still in the form if it is still needed.</div>`;
+};
+
 /* POST one file as multipart form data; replies like SK.api */
 SK.upload = async (url, field, file, tooLarge) => {
   const form = new FormData();
@@ -50,13 +68,37 @@ SK.rotateJoin = async (tableId) => {
   if (r.ok) { SK.$("#join-link").href = r.data.join_url; SK.$("#qr img").src = `/api/tables/${tableId}/qr.svg?v=${Date.now()}`; SK.toast("New join code: the old QR code no longer works"); }
 };
 
+/* the keeper's seats: who holds each, phones asking for a taken seat (approve or refuse),
+   freeing a seat, and a seat's own link as a QR code */
+SK.seatsHTML = (meta, tableId) => {
+  const seats = (meta.seats || []).map((x) => `<span class="seat" data-seat-row="${SK.esc(x.player)}"><span class="chip${x.claimed ? " ok" : ""}">${SK.esc(x.player)}${x.claimed ? " \u2714" : ""}</span>${x.claimed
+    ? `<button type="button" data-free-seat="${SK.esc(x.player)}" title="the phone holding it stops following">Free</button>` : ""}<button type="button" data-seat-link="${SK.esc(x.player)}" title="a QR code that opens this seat on one phone">Link</button></span>`).join(" ");
+  const asks = (meta.seat_requests || []).map((q) => `<div class="refusal seat-ask" data-seat-request="${q.id}">A phone asks for <b>${SK.esc(q.player)}</b>'s seat, which another phone holds.
+    <button type="button" class="primary" data-approve-seat="${q.id}">Give it to the new phone</button><button type="button" data-refuse-seat="${q.id}">Refuse</button></div>`).join("");
+  return asks + seats + `<div id="seat-qr" data-table="${SK.esc(tableId)}"></div>`;
+};
+SK.onSeats = (t) => SK.$("#seats").addEventListener("click", async (ev) => {
+  const b = ev.target.closest("button"); if (!b) return;
+  const base = `/api/tables/${t.id}`;
+  if (b.dataset.seatLink) {
+    SK.$("#seat-qr").innerHTML = `<p>${SK.esc(b.dataset.seatLink)}'s own link: scan it with that player's phone only.</p><div class="qr"><img alt="seat QR code" src="${base}/seats/${encodeURIComponent(b.dataset.seatLink)}/qr.svg?v=${Date.now()}"></div>`;
+    return;
+  }
+  let r = null;
+  if (b.dataset.freeSeat && confirm(`Free ${b.dataset.freeSeat}'s seat? The phone holding it stops following; the next phone to tap the seat takes it.`)) r = await SK.busy(b, () => SK.api("POST", `${base}/seats/${encodeURIComponent(b.dataset.freeSeat)}/free`, {}));
+  if (b.dataset.approveSeat) r = await SK.busy(b, () => SK.api("POST", `${base}/seat-requests/${b.dataset.approveSeat}/approve`, {}));
+  if (b.dataset.refuseSeat) r = await SK.busy(b, () => SK.api("POST", `${base}/seat-requests/${b.dataset.refuseSeat}/refuse`, {}));
+  if (r && !r.ok) SK.toast(r.data.error, true);
+  else if (r) SK.toast(b.dataset.freeSeat ? `${b.dataset.freeSeat}'s seat is free` : r.data.status === "approved" ? "Seat given to the new phone" : "Request refused");
+});
+
 /* card codes -> HTML chips */
 SK.cardInfo = (code) => {
   if (code === "boss") return {label: "Boss", cls: "joker"};
   if (code === "null") return {label: "Null", cls: "null"};
   if (code.startsWith("jk")) { const c = code.split("-")[1] || ""; return {label: "\u2605" + (c ? c[0].toUpperCase() + c.slice(1) : "Joker"), cls: "joker " + c}; }
   const suit = code.slice(-2), rank = code.slice(0, -2), s = SK.SUIT[suit];
-  return s ? {label: rank + s.sym, cls: s.colour} : {label: code, cls: ""};
+  return s ? {label: rank + s.sym, cls: s.colour} : {label: code, cls: "unknown"};
 };
 SK.cardHTML = (code, extra) => { const i = SK.cardInfo(code); return `<span class="card ${i.cls} ${extra || ""}" title="${SK.esc(code)}">${SK.esc(i.label)}</span>`; };
 SK.cardsHTML = (codes) => (codes || []).map((c) => SK.cardHTML(c)).join("");
@@ -115,13 +157,14 @@ SK.describe = (e) => {
     case "new-hand": return `New hand dealt by ${SK.esc(e.dealer)}`;
     case "meld": return `${who} melded ${cards(e.cards)}`;
     case "lay-off": return `${who} laid off ${cards(e.cards)} on meld #${e.meld}`;
-    case "toss": return `${who} TOSSED meld #${e.meld} with ${SK.cardHTML(e.joker)} and melded ${cards(e.cards)}`;
+    case "toss": return `${who} TOSSED ${e.captured ? `${SK.cardHTML(e.captured)} from ` : ""}meld #${e.meld} with ${SK.cardHTML(e.joker)} and melded ${cards(e.cards)}`;
     case "double-cross": return `${who} DOUBLE-CROSSED with ${cards(e.jokers)}`;
     case "steal": return `${who} stole ${SK.cardHTML(e.card)} onto meld #${e.meld}`;
     case "next-turn": return e.player ? `Turn set to ${who}` : "Next turn";
     case "end-hand": return e.went_out ? `Hand over: ${SK.esc(e.went_out)} went out` : "Hand abandoned";
     case "correction": return `Correction ${SK.esc(e.target)} ${e.points > 0 ? "+" : ""}${e.points}: ${SK.esc(e.reason)}`;
     case "undo": return "Undo of the last action";
+    case "set-top": return `Top card of meld #${e.meld} recorded: ${SK.cardHTML(e.top)}`;
     case "hand": return `Hand entered${e.entry && e.entry.hand_no ? ` (hand ${e.entry.hand_no})` : ""}`;
     default: return SK.esc(e.type);
   }
@@ -194,6 +237,7 @@ SK.Picker = class {
     SK.$("[data-typed]", el).addEventListener("change", (ev) => {
       ev.target.value.split(/[\s,]+/).filter(Boolean).forEach((c) => this.add(c)); ev.target.value = "";
     });
+    SK.typedEnter(SK.$("[data-typed]", el), (c) => this.add(c));
   }
   click(ev) {
     const b = ev.target.closest("button"); if (!b || !this.el.contains(b)) return;
@@ -209,7 +253,7 @@ SK.Picker = class {
     this.render();
   }
   add(code) {
-    const c = code.trim(); if (!c) return;
+    const c = SK.normCode(code); if (!c) return;
     if (this.opts.max && this.cards.length >= this.opts.max) this.cards.shift();
     this.cards.push(c); this.render();
   }
@@ -229,3 +273,43 @@ SK.Picker = class {
 SK.options = (sel, items, current) => {
   sel.innerHTML = items.map(([v, l]) => `<option value="${SK.esc(v)}"${v === current ? " selected" : ""}>${SK.esc(l)}</option>`).join("");
 };
+
+/* typed suit symbols read as the suit codes (7♣ -> 7cl), as the server's card reader does */
+SK.SUIT_SYMBOLS = {"\u2663": "cl", "\u2660": "sp", "\u2665": "he", "\u2666": "di", "\u2667": "cl", "\u2664": "sp", "\u2661": "he", "\u2662": "di"};
+SK.normCode = (code) => String(code).trim().replace(/\ufe0f/g, "").replace(/[\u2660-\u2667]/g, (s) => SK.SUIT_SYMBOLS[s] || s);
+/* Enter in a picker's "type codes" box adds the typed cards and never submits the form */
+SK.typedEnter = (input, add) => input.addEventListener("keydown", (ev) => {
+  if (ev.key !== "Enter") return;
+  ev.preventDefault();
+  input.value.split(/[\s,]+/).filter(Boolean).forEach(add); input.value = "";
+});
+/* the camera icon of the photo buttons (an image, not an emoji: many tablets have no emoji font) */
+SK.CAMERA_SVG = `<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path fill="currentColor" d="M9 3 7.2 5H4a2 2 0 0 0-2 2v11a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2V7a2 2 0 0 0-2-2h-3.2L15 3H9zm3 5a5 5 0 1 1 0 10 5 5 0 0 1 0-10zm0 2a3 3 0 1 0 0 6 3 3 0 0 0 0-6z"/></svg>`;
+/* an event in words, without markup (for confirm dialogs) */
+SK.describeText = (e) => { const d = document.createElement("div"); d.innerHTML = SK.describe(e); return d.textContent.replace(/\s+/g, " ").trim(); };
+/* the log's events still in effect, oldest first: each undo takes back the latest one */
+SK.inEffect = (events) => {
+  const stack = [];
+  events.forEach((x) => { if (x.event.type === "undo") stack.pop(); else stack.push(x); });
+  return stack;
+};
+/* "Undo #12: Bob melded 7♣ 7♠ 7♥?" for the keeper's confirm dialog (null: nothing to undo) */
+SK.undoQuestion = async (tableId) => {
+  const r = await SK.api("GET", `/api/tables/${tableId}/events`);
+  if (!r.ok) return "Undo the last action?";
+  const stack = SK.inEffect(r.data.events), last = stack.pop();
+  if (!last) return null;
+  const hands = stack.filter((x) => x.event.type === "hand").length;  // a rules-pack hand: its number
+  const what = last.event.type === "hand" && !(last.event.entry || {}).hand_no ? `hand ${hands + 1} as entered` : SK.describeText(last.event);
+  return `Undo #${last.seq}: ${what}?`;
+};
+/* a form's draft kept on this device until it is stored (a reload or Back keeps it) */
+SK.Draft = class {
+  constructor(tableId, name) { this.key = `sk-draft:${tableId}:${name}`; }
+  load() { try { return JSON.parse(localStorage.getItem(this.key) || "null"); } catch (e) { return null; } }
+  save(value) { try { localStorage.setItem(this.key, JSON.stringify(value)); } catch (e) { /* private mode: no draft */ } }
+  clear() { try { localStorage.removeItem(this.key); } catch (e) { /* nothing kept */ } }
+};
+/* a score change's colour: good news green, bad news red, nothing plain (lower-is-better games
+   count a rise as bad news) */
+SK.tone = (delta, lowerWins) => (!delta ? "zero" : (delta < 0) === !!lowerWins ? "pos" : "neg");

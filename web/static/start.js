@@ -56,16 +56,22 @@
     const g = game(), pack = isPack();
     tossBox.hidden = pack; packBox.hidden = !pack;
     SK.$$(".game-choice").forEach((el) => el.classList.toggle("on", el.dataset.game === g.name));
+    tossOptionsFor(g.name);
     if (pack) {
       teamsSel.value = "0"; teams();
       packBox.innerHTML = `<h2>Options <span class="muted">(${SK.esc(g.title)})</span></h2><div class="row">${(g.options || []).map(optionField).join("") || `<span class="muted">This game has no options.</span>`}
         <label><span>Decks (<code>decks</code>)</span><input type="number" data-opt="decks" data-kind="int" min="1" max="20" value="1"></label>
-        ${g.chips ? `<label><span>Chips each player starts with</span><input type="number" id="start-chips" min="0" step="1" placeholder="${g.ui.start_chips}"></label>` : ""}</div>
+        ${g.chips ? `<label><span>Chips each player starts with</span><input type="number" id="start-chips" min="0" step="1" placeholder="${g.ui.start_chips}">${g.ui.start_chips_help ? `<small data-chips-help>${SK.esc(g.ui.start_chips_help)}</small>` : ""}</label>` : ""}</div>
         <p class="muted">${g.players.min === g.players.max ? `${g.players.min} players.` : `${g.players.min} to ${g.players.max} players.`} The keeper enters each hand; the app scores it.</p>`;
     }
     while (playersEl.children.length < g.players.min) addPlayer();
     while (playersEl.children.length > Math.min(g.players.max, 8)) playersEl.lastElementChild.remove();
     teams();
+  }
+  /* the Toss options that apply to the chosen ruleset only, and its goal */
+  function tossOptionsFor(name) {
+    SK.$$("[data-only]", tossBox).forEach((el) => { el.hidden = el.dataset.only !== name; });
+    const goal = SK.$("[data-goal]", tossBox); if (goal) goal.placeholder = String((GAMES[name] || {}).goal || "");
   }
   function packOptions() {
     const out = {};

@@ -1,0 +1,143 @@
+"""The history page's and the CSV export's reading of the event log: what each event did to
+the scores, which undo took it back, the card a Toss captured, and times in local ISO 8601."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from scorekeeper import log
+from scorekeeper.game import GameSetup, GameState
+
+
+def local_time(at: float) -> str:
+    """A Unix time as ISO 8601 in the table's local time (the server sits at the table).
+
+    >>> local_time(0.0)[:4] in {"1969", "1970"}
+    True
+    """
+    return datetime.fromtimestamp(at).astimezone().isoformat(timespec="seconds")
+
+
+def undone_by(events: Iterable[Mapping[str, Any]]) -> dict[int, int]:
+    """The seq of each event taken back by an undo, mapped to that undo's seq (each undo
+    takes back the latest event still in effect).
+
+    >>> undone_by([{"seq": 1, "event": {"type": "meld"}}, {"seq": 2, "event": {"type": "meld"}},
+    ...            {"seq": 3, "event": {"type": "undo"}}, {"seq": 4, "event": {"type": "undo"}}])
+    {2: 3, 1: 4}
+    """
+    in_effect: list[int] = []
+    out: dict[int, int] = {}
+    for row in events:
+        if row["event"].get("type") == "undo":
+            if in_effect:
+                out[in_effect.pop()] = row["seq"]
+        else:
+            in_effect.append(row["seq"])
+    return out
+
+
+def _fold_notes(state: GameState, rows: Iterable[Mapping[str, Any]],
+                notes: dict[int, dict[str, Any]]) -> GameState:
+    """Fold ``rows`` on from ``state``, adding each event's points (and a Toss's captured
+    card) to ``notes``; returns the state after the last row."""
+    before = {b.owner: b.score for b in state.boards()}
+    for row in rows:
+        state = log.apply(state, row["event"])
+        after = {b.owner: b.score for b in state.boards()}
+        note: dict[str, Any] = {"points": {o: after[o] - before.get(o, 0) for o in after
+                                           if after[o] != before.get(o, 0)}}
+        last_play = getattr(state, "last_play", None)
+        if row["event"].get("type") == "toss" and last_play and last_play.get("captured"):
+            note["captured"] = str(last_play["captured"])
+        notes[row["seq"]] = note
+        before = after
+    return state
+
+
+def with_undone(notes: Mapping[int, Mapping[str, Any]], events: Sequence[Mapping[str, Any]]
+                ) -> dict[int, dict[str, Any]]:
+    """The notes, each with ``undone_by`` where an undo took its event back."""
+    undone = undone_by(events)
+    return {seq: {**note, **({"undone_by": undone[seq]} if seq in undone else {})}
+            for seq, note in notes.items()}
+
+
+def event_notes(setup: GameSetup, events: Sequence[Mapping[str, Any]]
+                ) -> dict[int, dict[str, Any]]:
+    """Per event seq: ``points`` (each board's change, non-zero only), ``undone_by`` (the
+    undo's seq, when taken back) and, for a Toss, the ``captured`` card."""
+    notes: dict[int, dict[str, Any]] = {}
+    _fold_notes(log.start(setup), events, notes)
+    return with_undone(notes, events)
+
+
+@dataclass
+class _Folded:
+    setup: GameSetup
+    last: Mapping[str, Any] | None  # the last row folded (the log only grows after it)
+    state: GameState
+    notes: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+
+class NotesCache:
+    """:func:`event_notes` per table, folding only the events logged since the last call (a
+    table's log only grows; a log that does not continue the cached one is folded afresh)."""
+
+    def __init__(self, size: int = 64):
+        self.size = size
+        self._lock = threading.Lock()
+        self._tables: OrderedDict[str, _Folded] = OrderedDict()
+
+    def notes(self, table_id: str, setup: GameSetup, events: Sequence[Mapping[str, Any]]
+              ) -> dict[int, dict[str, Any]]:
+        with self._lock:
+            folded = self._tables.pop(table_id, None)
+            done = 0 if folded is None or folded.last is None else int(folded.last["seq"])
+            if (folded is None or folded.setup != setup or len(events) < done
+                    or (done and events[done - 1] != folded.last)):
+                folded, done = _Folded(setup, None, log.start(setup)), 0
+            new = events[done:]
+            folded.state = _fold_notes(folded.state, new, folded.notes)
+            if new:
+                folded.last = new[-1]
+            self._tables[table_id] = folded
+            while len(self._tables) > self.size:
+                self._tables.popitem(last=False)
+            return with_undone(folded.notes, events)
+
+
+def events_csv(events: Sequence[Mapping[str, Any]], points: Mapping[int, Mapping[str, int]],
+               owners: Sequence[str]) -> str:
+    """The event log as CSV: one row per event, its local time, who entered it, every board's
+    score after it, and the undo that took it back (if any)."""
+    undone = undone_by(events)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["seq", "at", "by", "type", "event", *[f"score {o}" for o in owners],
+                     "undone by"])
+    for row in events:
+        scores = points.get(row["seq"], {})
+        writer.writerow([row["seq"], local_time(row["at"]), row["by"], row["event"].get("type"),
+                         json.dumps(row["event"], ensure_ascii=False),
+                         *[scores.get(o, "") for o in owners], undone.get(row["seq"], "")])
+    return out.getvalue()
+
+
+def hands_csv(hands: Iterable[Mapping[str, Any]], owners: Sequence[str]) -> str:
+    """The hands as CSV: one row per finished hand with each board's change in it."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["hand", *owners])
+    for hand in hands:
+        deltas = hand.get("deltas", {})
+        writer.writerow([hand.get("hand_no"), *[deltas.get(o, 0) for o in owners]])
+    return out.getvalue()
