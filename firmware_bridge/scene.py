@@ -1,7 +1,7 @@
 """What the LED board shows: for each peg board its colour, the lit hole of each row and the
 minus and thousand lights, plus the strip brightness.
 
-A :class:`Scene` is built from the ``boards`` list of ``GameState.to_json()`` (contract C):
+A :class:`Scene` is built from the ``boards`` list of the state outline (``docs/api.md``):
 
 >>> scene = Scene.from_state({"boards": [{"owner": "North", "colour": "#2f6fde", "score": -437,
 ...     "negative": True, "thousands": 0, "hundreds": 4, "tens": 3, "ones": 7}]})

@@ -1,4 +1,4 @@
-"""Cards, suits, colours and the card notation of the house rules (RULES.md section 1).
+"""Cards, suits, colours and the card notation of the house rules (docs/rules.md section 1).
 
 A card is a small immutable value. Its code is the notation players type:
 
@@ -136,7 +136,7 @@ def decks_copies(card: Card, decks: int) -> int:
     return decks * (2 if card.is_null else 1)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Card:
     """One playing card.
 
@@ -167,7 +167,7 @@ class Card:
         """Parse one card code, case-insensitively (``T`` stands for 10).
 
         >>> Card.parse("AOR")
-        Card(rank=1, suit='or', joker=None)
+        Card.parse('Aor')
         >>> Card.parse("7\u2663").code
         '7cl'
         >>> Card.parse("10dia")
@@ -201,6 +201,10 @@ class Card:
 
     def __str__(self) -> str:
         return self.code
+
+    def __repr__(self) -> str:
+        """The expression that gives this card back: ``Card.parse('Kcl')``."""
+        return f"Card.parse({self.code!r})"
 
     @property
     def is_joker(self) -> bool:

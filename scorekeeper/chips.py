@@ -1,4 +1,4 @@
-"""Chip settlements (RULES.md section 4): the Toss Rummy settlement at game end.
+"""Chip settlements (docs/rules.md section 4): the Toss Rummy settlement at game end.
 
 Every other player (or team) pays the winner
 ``round_half_up((winner_total - loser_total) / chips_per_points)`` chips, never below 0. A

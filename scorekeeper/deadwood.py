@@ -1,4 +1,4 @@
-"""The deadwood solver for the games where melds may stay in hand (RULES.md section 5).
+"""The deadwood solver for the games where melds may stay in hand (docs/rules.md section 5).
 
 In Three Thirteen and Tong-Its a hand is scored by its best arrangement into melds: the deadwood
 is the minimum total value of the unmatched cards over every way of arranging the hand into valid

@@ -1,5 +1,5 @@
 """The Complex Toss Rummy peg board: three rows of ten holes (hundreds, tens, ones), a minus
-light for negative totals and a thousand light at 1000 or more (RULES.md section 3).
+light for negative totals and a thousand light at 1000 or more (docs/rules.md section 3).
 
 >>> PegPosition.from_score(437)
 PegPosition(negative=False, thousands=0, hundreds=4, tens=3, ones=7)

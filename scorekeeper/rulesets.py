@@ -1,4 +1,4 @@
-"""The two Toss rummy rulesets, their card values and their per-table options (RULES.md 2-3).
+"""The two Toss rummy rulesets, their card values and their per-table options (docs/rules.md 2-3).
 
 >>> from scorekeeper.cards import parse_cards
 >>> sum(card_value(c, TOSS_RUMMY) for c in parse_cards("7cl 7sp 7he 7di"))

@@ -1,4 +1,4 @@
-"""The end-of-hand tally of Toss Rummy and Complex Toss Rummy (RULES.md sections 2 and 3).
+"""The end-of-hand tally of Toss Rummy and Complex Toss Rummy (docs/rules.md sections 2 and 3).
 
 Every card a player still has melded on the board counts for that player; every card left in
 hand counts against, except the team negative exemption: in team play, when a member goes out,

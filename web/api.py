@@ -1,4 +1,4 @@
-"""The JSON API (contract D): everything the pages do, for scripts and the LED board too."""
+"""The JSON API (``docs/api.md``): everything the pages do, for scripts and the LED board too."""
 
 from __future__ import annotations
 

@@ -359,7 +359,7 @@ class GameState:
         return None
 
     def double_cross_takes(self) -> tuple[Taking, ...]:
-        """What a DoubleCross would take now, meld by meld in board order (RULES.md 2-3, option
+        """What a DoubleCross would take now, meld by meld in board order (docs/rules.md 2-3, option
         ``double_cross_takes``): with ``whole-play`` every meld and lay-off of the answered play
         (melds whole, lay-offs their cards still credited to the player double-crossed), with
         ``toss-meld`` the Toss (or DoubleCross) meld only. Empty when no chance is open."""

@@ -113,7 +113,7 @@ class Field:
 
 @dataclass(frozen=True, slots=True)
 class Option:
-    """A named per-table option with its house default (RULES.md)."""
+    """A named per-table option with its house default (docs/rules.md)."""
 
     name: str
     kind: OptionKind
@@ -508,7 +508,7 @@ class Roster:
         """``{NAME: card codes}`` read into cards, every name checked against the roster.
 
         >>> Roster({"ann": 0}).cards({"ann": "Kcl 2he"}, '"hands"')
-        {'ann': [Card(rank=13, suit='cl', joker=None), Card(rank=2, suit='he', joker=None)]}
+        {'ann': [Card.parse('Kcl'), Card.parse('2he')]}
         """
         return {name: read_cards(codes, f"{whose} {name}")
                 for name, codes in self.mapping(value, what).items()}

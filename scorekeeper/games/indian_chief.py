@@ -1,4 +1,4 @@
-"""Indian Chief (seed 004; RULES.md section 5): seven melds, each scored from its cards.
+"""Indian Chief (seed 004; docs/rules.md section 5): seven melds, each scored from its cards.
 
 Face value: A=1, J Q K=10, others their pip. The seven melds (the card count names the meld):
 

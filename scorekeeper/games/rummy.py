@@ -1,4 +1,4 @@
-"""Rummy (seed 004; RULES.md section 5): the winner scores every opponent's deadwood.
+"""Rummy (seed 004; docs/rules.md section 5): the winner scores every opponent's deadwood.
 
 Melds count only when laid down, so every card left in an opponent's hand is deadwood (A=1,
 J Q K=10, others their pip). Going rummy (melding the whole hand at once) doubles the hand. The

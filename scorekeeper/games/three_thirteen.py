@@ -1,4 +1,4 @@
-"""Three Thirteen (seed 004; RULES.md section 5): eleven hands, lowest total wins.
+"""Three Thirteen (seed 004; docs/rules.md section 5): eleven hands, lowest total wins.
 
 Hand 1 deals 3 cards with 3s wild, up to hand 11 with 13 cards and kings wild. Melds stay in
 hand, so each player's hand scores its deadwood over the best arrangement into sets and ace-low

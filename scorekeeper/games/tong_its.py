@@ -1,4 +1,4 @@
-"""Tong-Its (seed 004; RULES.md sections 4 and 5): a three-player rummy played for chips.
+"""Tong-Its (seed 004; docs/rules.md sections 4 and 5): a three-player rummy played for chips.
 
 Deadwood is A=1, J Q K=10, others their pip; melds kept concealed in hand still count, so a
 hand's deadwood is its best arrangement (:mod:`scorekeeper.deadwood`). The hand ends by a
@@ -53,7 +53,7 @@ HAND_FIELDS: Final = ("winner", "win", "concealed_fours", "aces", "not_opened")
 
 
 def tong_its_payment(win: str, concealed_fours: int, aces: int, loser_opened: bool) -> int:
-    """What one loser pays the winner of a hand (RULES.md section 4)."""
+    """What one loser pays the winner of a hand (docs/rules.md section 4)."""
     if win not in WINS:
         raise HandEntryError(f"the kind of win is one of {', '.join(WINS)}, not {win!r}")
     base = BIG_WIN if win in ("tongit", "challenged-draw") else SMALL_WIN
@@ -232,7 +232,7 @@ class TongIts(RulesPack):
 
     def chip_hand(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> dict[str, Any]:
         """The hand's winner, how, the concealed fours in the winner's hand and the aces the
-        winner held in hand or in own melds (RULES.md section 4)."""
+        winner held in hand or in own melds (docs/rules.md section 4)."""
         winner = str(details.get("hand_winner"))
         held = parse_cards((entry.get("hands") or {}).get(winner, []))
         melded = parse_cards((entry.get("exposed") or {}).get(winner, []))

@@ -1,4 +1,4 @@
-"""Toss Hearts (seed 002; RULES.md section 5): lowest score wins when someone passes the limit.
+"""Toss Hearts (seed 002; docs/rules.md section 5): lowest score wins when someone passes the limit.
 
 Each heart taken is 1 point, the Queen of Spades 13, jokers and nulls 0. One player (or team)
 taking every heart and the Queen of Spades shoots the moon: option ``moon`` ``minus`` (the

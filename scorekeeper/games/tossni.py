@@ -1,4 +1,4 @@
-"""Tossní (seed 003; RULES.md section 5): a shedding game scored by the order of going out.
+"""Tossní (seed 003; docs/rules.md section 5): a shedding game scored by the order of going out.
 
 The keeper records the order players went out; with n players the first out scores n-1, the
 next n-2, ..., the last 0 (option ``place_points`` replaces that list). Option ``goal`` (none by
