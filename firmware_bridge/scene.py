@@ -18,11 +18,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from scorekeeper.pegboard import PegPosition
+from scorekeeper.pegboard import MAX_BOARDS, PegPosition
 
 RGB = tuple[int, int, int]
 
-MAX_BOARDS: Final = 6
 DEFAULT_BRIGHTNESS: Final = 64
 _COLOUR = re.compile(r"#?([0-9a-fA-F]{6})")
 

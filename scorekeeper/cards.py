@@ -18,7 +18,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
@@ -107,6 +107,10 @@ class EmptyCardTokenError(CardParseError):
                            " card's code there, like 10di or boss")
         self.token = token
         self.suggestion = None
+
+
+class CardListError(CardError):
+    """Card codes that are not one string or a list of strings."""
 
 
 class CardNotInDeckError(CardError):
@@ -290,6 +294,31 @@ write the card's code there, like 10di or boss
             raise EmptyCardTokenError(item, where)
         cards.extend(_parse_text(item, where))
     return cards
+
+
+def read_cards(value: object, what: str,
+               error: Callable[[str], ValueError] | None = None) -> list[Card]:
+    """The one reader of card codes from input: one string of codes, or a list of them, as
+    :func:`parse_cards` reads them. A fault is raised as ``error`` with ``what`` in front,
+    saying where the codes came from (without ``error``: the card error itself).
+
+    >>> read_cards(["Kcl", "boss"], "ann's hand")
+    [Card.parse('Kcl'), Card.parse('boss')]
+    >>> read_cards(7, "hand")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.cards.CardListError: hand must be a list of card codes like ["7cl", "boss"], not 7
+    """
+    make = error or CardListError
+    if not isinstance(value, str) and not (
+            isinstance(value, list | tuple) and all(isinstance(v, str) for v in value)):
+        raise make(f'{what} must be a list of card codes like ["7cl", "boss"], not {value!r}')
+    try:
+        return parse_cards(value)
+    except CardError as exc:
+        if error is None:
+            raise
+        raise error(f"{what}: {exc}") from exc
 
 
 def _parse_text(text: str, where: str | None) -> list[Card]:

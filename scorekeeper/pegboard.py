@@ -14,6 +14,8 @@ from typing import Any, Final
 
 ROWS: Final[tuple[str, ...]] = ("hundreds", "tens", "ones")
 HOLES_PER_ROW: Final = 10
+#: The most peg boards one table shows (and the LED board drives): one per player or team.
+MAX_BOARDS: Final = 6
 
 #: Default peg colours, one per board, in the order a table offers them.
 PEG_COLOURS: Final[dict[str, str]] = {

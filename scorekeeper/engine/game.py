@@ -41,6 +41,8 @@ class TossGame:
 
     name: Ruleset
     engine: str = "toss"
+    min_players: int = MIN_PLAYERS
+    max_players: int = MAX_PLAYERS
     event_types: tuple[str, ...] = EVENT_TYPES
 
     @property
@@ -50,7 +52,7 @@ class TossGame:
     def describe(self) -> dict[str, Any]:
         """What the start page and ``scorekeeper games`` show of this game."""
         return {"name": self.name, "title": self.title, "seed": TOSS_SEED, "engine": self.engine,
-                "deck": "toss", "players": {"min": MIN_PLAYERS, "max": MAX_PLAYERS},
+                "deck": "toss", "players": {"min": self.min_players, "max": self.max_players},
                 "lower_wins": False, "chips": False, "summary": TOSS_SUMMARIES[self.name],
                 "goal": TossOptions(ruleset=self.name).resolved_goal}
 

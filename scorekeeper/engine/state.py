@@ -17,7 +17,7 @@ from typing import Any, Final, Literal
 from scorekeeper.cards import Card
 from scorekeeper.errors import InvalidInputError, RuleRefusalError, ScorekeeperError
 from scorekeeper.melds import MeldKind
-from scorekeeper.pegboard import PEG_COLOURS, PegBoard, PegPosition
+from scorekeeper.pegboard import MAX_BOARDS, PEG_COLOURS, PegBoard, PegPosition
 from scorekeeper.rulesets import OptionError, TossOptions
 
 Phase = Literal["waiting", "playing", "hand-over", "game-over"]
@@ -27,7 +27,8 @@ HAND_OVER: Final = "hand-over"
 GAME_OVER: Final = "game-over"
 
 MIN_PLAYERS: Final = 2
-MAX_PLAYERS: Final = 6
+#: A Toss table: one peg board per player, or per team.
+MAX_PLAYERS: Final = MAX_BOARDS
 TEAM_SIZES: Final = (2, 3)
 _COLOUR_RE: Final = re.compile(r"^#[0-9a-fA-F]{6}$")
 

@@ -21,7 +21,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 
-from scorekeeper.cards import STANDARD, Card, CardError, DeckKind, check_cards, parse_cards
+from scorekeeper import cards
+from scorekeeper.cards import STANDARD, Card, DeckKind, check_cards
 from scorekeeper.errors import InvalidInputError, RuleRefusalError, ScorekeeperError
 
 if TYPE_CHECKING:
@@ -454,16 +455,9 @@ def check_name(name: Any, where: str) -> str:
     return name
 
 
-def read_cards(value: Any, what: str) -> list[Card]:
-    """Card codes as a list or one string (spaces or commas)."""
-    if not isinstance(value, str | list) or (
-        isinstance(value, list) and not all(isinstance(v, str) for v in value)
-    ):
-        raise HandEntryError(f"{what} must be a list of card codes, not {value!r}")
-    try:
-        return parse_cards(value)
-    except CardError as exc:
-        raise HandEntryError(f"{what}: {exc}") from exc
+def read_cards(value: object, what: str) -> list[Card]:
+    """Card codes as a list or one string (spaces or commas); a fault refuses the hand."""
+    return cards.read_cards(value, what, HandEntryError)
 
 
 def check_deck(cards: Iterable[Card], decks: int, deck: DeckKind, jokers: bool = False) -> None:
