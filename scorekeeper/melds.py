@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Final
+from typing import Final
 
 from scorekeeper.cards import (
     ACE,
@@ -34,6 +34,7 @@ from scorekeeper.cards import (
     toss_deck,
 )
 from scorekeeper.errors import RuleRefusalError
+from scorekeeper.outline import JsonObject
 from scorekeeper.rulesets import (
     COMPLEX,
     RULESET_TITLES,
@@ -85,7 +86,7 @@ class Verdict:
     reason: str
     rule: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "valid": self.valid,
             "kind": None if self.kind is None else self.kind.value,

@@ -10,7 +10,9 @@ PegPosition(negative=False, thousands=0, hundreds=4, tens=3, ones=7)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
+
+from scorekeeper.outline import BoardOutline, PegPositionOutline
 
 ROWS: Final[tuple[str, ...]] = ("hundreds", "tens", "ones")
 HOLES_PER_ROW: Final = 10
@@ -65,7 +67,7 @@ class PegPosition:
         """The lit hole (0-9) in each row."""
         return {"hundreds": self.hundreds, "tens": self.tens, "ones": self.ones}
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PegPositionOutline:
         return {
             "negative": self.negative,
             "thousands": self.thousands,
@@ -91,6 +93,8 @@ class PegBoard:
     def position(self) -> PegPosition:
         return PegPosition.from_score(self.score)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> BoardOutline:
+        pegs = self.position
         return {"owner": self.owner, "colour": self.colour, "score": self.score,
-                **self.position.to_json()}
+                "negative": pegs.negative, "thousands": pegs.thousands,
+                "hundreds": pegs.hundreds, "tens": pegs.tens, "ones": pegs.ones}

@@ -14,6 +14,7 @@ from typing import Any, Final, Literal
 
 from scorekeeper.cards import ACE, Card
 from scorekeeper.errors import InvalidInputError
+from scorekeeper.outline import JsonObject
 
 Ruleset = Literal["toss-rummy", "complex-toss-rummy"]
 AceRule = Literal["both", "high", "low"]
@@ -127,7 +128,7 @@ class TossOptions:
     def value(self, card: Card) -> int:
         return card_value(card, self.ruleset)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return asdict(self)
 
     @classmethod

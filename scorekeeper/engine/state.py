@@ -17,6 +17,7 @@ from typing import Any, Final, Literal
 from scorekeeper.cards import Card
 from scorekeeper.errors import InvalidInputError, RuleRefusalError, ScorekeeperError
 from scorekeeper.melds import MeldKind
+from scorekeeper.outline import BoardOutline, JsonObject, StateOutline
 from scorekeeper.pegboard import MAX_BOARDS, PEG_COLOURS, PegBoard, PegPosition
 from scorekeeper.rulesets import OptionError, TossOptions
 
@@ -193,7 +194,7 @@ class TableSetup:
         seats = self.players
         return {p: seats[(i + 1) % len(seats)] for i, p in enumerate(seats)}
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "players": list(self.players),
             "teams": {name: list(members) for name, members in self.teams},
@@ -255,7 +256,7 @@ class BoardMeld:
     top: Card
     credits: tuple[str, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"id": self.id, "owner": self.owner, "cards": [c.code for c in self.cards],
                 "kind": self.kind.value, "top": self.top.code, "credits": list(self.credits)}
 
@@ -269,7 +270,7 @@ class PlayPart:
     cards: tuple[Card, ...]
     whole: bool
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"meld": self.meld, "cards": [c.code for c in self.cards], "whole": self.whole}
 
 
@@ -300,7 +301,7 @@ class DoubleCrossChance:
     ready: bool = False
     play: tuple[PlayPart, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"victim": self.victim, "against": self.against, "meld": self.meld,
                 "via": self.via, "ready": self.ready,
                 "captured": None if self.captured is None else self.captured.code}
@@ -405,11 +406,11 @@ class GameState:
         return [PegBoard(owner, setup.colour_of(owner), self.score_of(owner))
                 for owner in setup.board_owners]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> StateOutline:
         """The state as JSON, as read by the web app, the display and the LED bridge."""
         setup = self.setup
         options = setup.options
-        boards = []
+        boards: list[BoardOutline] = []
         for owner in setup.board_owners:
             score = self.score_of(owner)
             boards.append({"owner": owner, "members": list(setup.members_of[owner]),

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 from scorekeeper import cards
 from scorekeeper.cards import STANDARD, Card, DeckKind, check_cards
 from scorekeeper.errors import InvalidInputError, RuleRefusalError, ScorekeeperError
+from scorekeeper.outline import JsonObject
 
 if TYPE_CHECKING:
     from scorekeeper.games.session import SessionSetup, SessionState
@@ -89,7 +90,7 @@ class Field:
     empty_hand: bool = False
     empty_hand_if: tuple[str, str] | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         out: dict[str, Any] = {
             "name": self.name, "kind": self.kind, "label": self.label,
             "per_player": self.per_player, "required": self.required, "default": self.default,
@@ -151,7 +152,7 @@ class Option:
             )
         return value
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         out: dict[str, Any] = {
             "name": self.name, "kind": self.kind, "default": self.default, "help": self.help,
         }
@@ -179,7 +180,7 @@ class HandScore:
     rule: str
     details: dict[str, Any] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "hand": dict(self.hand),
             "totals": dict(self.totals),

@@ -50,6 +50,7 @@ from scorekeeper.games.base import (
     require,
     sole_best,
 )
+from scorekeeper.outline import JsonObject
 
 #: The seven melds and their card counts, in score-sheet order.
 MELDS: Final[dict[str, int]] = {
@@ -91,7 +92,7 @@ class MeldScore:
     points: int
     reason: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"points": self.points, "reason": self.reason}
 
 

@@ -27,6 +27,7 @@ from typing import Any, Final
 from scorekeeper.errors import InvalidInputError, RuleRefusalError
 from scorekeeper.games import get_game
 from scorekeeper.games.base import GameError, HandEntryError, RulesPack, read_decks
+from scorekeeper.outline import JsonObject, StateOutline
 from scorekeeper.pegboard import PEG_COLOURS, PegBoard
 
 SESSION_EVENT_TYPES: Final[tuple[str, ...]] = ("hand", "correction", "undo")
@@ -97,7 +98,7 @@ list every player in "totals" or "players"
             raise SessionError(f'"start_chips" must be a whole number of chips, not {start!r}')
         return cls(pack.name, names, options, decks, chosen, start)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "game": self.game,
             "players": list(self.players),
@@ -120,7 +121,7 @@ class HandRecord:
     details: Mapping[str, Any]
     summary: str = ""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "hand_no": self.hand_no,
             "entry": dict(self.entry),
@@ -153,7 +154,7 @@ class SessionState:
         colours = dict(self.setup.colours)
         return [PegBoard(n, colours[n], self.totals[n]) for n in self.setup.players]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> StateOutline:
         """The standings, in the same outline as the Toss engine's state so pages share code."""
         pack = self.setup.pack
         return {
