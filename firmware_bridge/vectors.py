@@ -14,8 +14,8 @@ from typing import Any, Final
 from firmware_bridge import protocol as p
 from firmware_bridge.device import Device
 from firmware_bridge.layout import default_layout
-from firmware_bridge.scene import MAX_BOARDS, Scene
-from scorekeeper.pegboard import PEG_COLOURS
+from firmware_bridge.scene import Scene
+from scorekeeper.pegboard import MAX_BOARDS, PEG_COLOURS
 
 LED_COUNT = 192
 #: The colours of six boards: the first six default peg colours.

@@ -1,4 +1,4 @@
-"""Chip settlements (RULES.md section 4): the Toss Rummy settlement at game end.
+"""Chip settlements (docs/rules.md section 4): the Toss Rummy settlement at game end.
 
 Every other player (or team) pays the winner
 ``round_half_up((winner_total - loser_total) / chips_per_points)`` chips, never below 0. A
@@ -20,6 +20,7 @@ from typing import Any, Final
 
 from scorekeeper.errors import InvalidInputError
 from scorekeeper.games import GAMES
+from scorekeeper.outline import JsonObject
 from scorekeeper.rulesets import TOSS_RUMMY
 
 DEFAULT_CHIPS_PER_POINTS: Final = 10
@@ -51,7 +52,7 @@ class Payment:
     payee: str
     chips: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"from": self.payer, "to": self.payee, "chips": self.chips}
 
 
@@ -69,7 +70,7 @@ class Settlement:
     members: dict[str, int] = field(default_factory=dict)
     pot: int = 0
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         out: dict[str, Any] = {
             "payments": [p.to_json() for p in self.payments], "net": dict(self.net),
         }

@@ -24,6 +24,7 @@ from scorekeeper.engine.game import TossGame
 from scorekeeper.engine.state import SetupError
 from scorekeeper.games import GAMES as PACKS
 from scorekeeper.games.base import UnknownGameError
+from scorekeeper.outline import JsonObject, StateOutline
 from scorekeeper.pegboard import PegBoard
 from scorekeeper.rulesets import COMPLEX, RULESETS
 
@@ -38,7 +39,7 @@ class GameSetup(Protocol):
     @property
     def players(self) -> tuple[str, ...]: ...
 
-    def to_json(self) -> dict[str, Any]: ...
+    def to_json(self) -> JsonObject: ...
 
 
 @runtime_checkable
@@ -57,7 +58,7 @@ class GameState(Protocol):
 
     def boards(self) -> list[PegBoard]: ...
 
-    def to_json(self) -> dict[str, Any]: ...
+    def to_json(self) -> StateOutline: ...
 
 
 SetupT = TypeVar("SetupT", bound=GameSetup)
@@ -83,6 +84,12 @@ class Game(Protocol[SetupT, StateT]):
 
     @property
     def event_types(self) -> tuple[str, ...]: ...
+
+    @property
+    def min_players(self) -> int: ...
+
+    @property
+    def max_players(self) -> int: ...
 
     def describe(self) -> dict[str, Any]: ...
 

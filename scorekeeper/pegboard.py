@@ -1,5 +1,5 @@
 """The Complex Toss Rummy peg board: three rows of ten holes (hundreds, tens, ones), a minus
-light for negative totals and a thousand light at 1000 or more (RULES.md section 3).
+light for negative totals and a thousand light at 1000 or more (docs/rules.md section 3).
 
 >>> PegPosition.from_score(437)
 PegPosition(negative=False, thousands=0, hundreds=4, tens=3, ones=7)
@@ -10,10 +10,14 @@ PegPosition(negative=False, thousands=0, hundreds=4, tens=3, ones=7)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
+
+from scorekeeper.outline import BoardOutline, PegPositionOutline
 
 ROWS: Final[tuple[str, ...]] = ("hundreds", "tens", "ones")
 HOLES_PER_ROW: Final = 10
+#: The most peg boards one table shows (and the LED board drives): one per player or team.
+MAX_BOARDS: Final = 6
 
 #: Default peg colours, one per board, in the order a table offers them.
 PEG_COLOURS: Final[dict[str, str]] = {
@@ -63,7 +67,7 @@ class PegPosition:
         """The lit hole (0-9) in each row."""
         return {"hundreds": self.hundreds, "tens": self.tens, "ones": self.ones}
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PegPositionOutline:
         return {
             "negative": self.negative,
             "thousands": self.thousands,
@@ -89,6 +93,8 @@ class PegBoard:
     def position(self) -> PegPosition:
         return PegPosition.from_score(self.score)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> BoardOutline:
+        pegs = self.position
         return {"owner": self.owner, "colour": self.colour, "score": self.score,
-                **self.position.to_json()}
+                "negative": pegs.negative, "thousands": pegs.thousands,
+                "hundreds": pegs.hundreds, "tens": pegs.tens, "ones": pegs.ones}

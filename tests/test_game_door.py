@@ -132,3 +132,23 @@ def test_every_error_is_an_input_error_or_a_rule_refusal() -> None:
     for error in (engine.RuleViolation, melds.IllegalPlay, games.HandEntryError, SessionError):
         assert issubclass(error, RuleRefusalError) and not issubclass(error, InvalidInputError)
     assert http_status(engine.RuleViolation("x")) == 422
+
+
+def test_each_game_describes_its_pages_and_sums_up_its_hands() -> None:
+    from scorekeeper.cards import Card
+    from scorekeeper.games import get_game as get_pack
+
+    hearts = get_pack("toss-hearts")
+    points = hearts.describe()["ui"]["card_points"]
+    assert points["Qsp"] == 13 and points["7he"] == 1
+    assert all(hearts.card_value(Card.parse(code)) == n for code, n in points.items())
+    assert get_pack("three-thirteen").describe()["ui"]["wild_rank"] == {"first": 3}
+    assert get_pack("tong-its").describe()["ui"]["lowest_first"] is False
+    setup = read_setup({"game": "three-thirteen", "players": ["ann", "bob"]})
+    state = log.replay(setup, [{"type": "hand", "entry": {
+        "went_out": "ann", "hands": {"ann": ["4cl", "5cl", "3he"], "bob": ["Kcl"]}}}])
+    assert state.to_json()["hands"][0]["summary"] == "3s wild"
+    colors = read_setup({"game": "toss-colors", "players": ["a", "b", "c"]})
+    state = log.replay(colors, [{"type": "hand", "entry": {
+        "bidder": "a", "partner": "b", "bid": 3, "tricks": {"a": 2, "b": 2, "c": 1}}}])
+    assert state.to_json()["hands"][0]["summary"] == "a bid 3 with b: made"

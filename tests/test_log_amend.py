@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from simulate import random_game
 
 from scorekeeper import log
 from scorekeeper.engine import TableSetup
-from scorekeeper.engine.simulate import random_game
 from scorekeeper.errors import InvalidInputError, RuleRefusalError
 from scorekeeper.game import GameSetup, read_setup
 

@@ -1,4 +1,4 @@
-"""The JSON API (contract D): everything the pages do, for scripts and the LED board too."""
+"""The JSON API (``docs/api.md``): everything the pages do, for scripts and the LED board too."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
 from scorekeeper import engine
-from scorekeeper.cards import check_cards, parse_cards
+from scorekeeper.cards import check_cards, parse_cards, read_cards
 from scorekeeper.game import (
     GAMES,
     GameSetup,
@@ -66,15 +66,9 @@ def options_field(data: dict[str, Any], example: str) -> dict[str, Any]:
 
 
 def card_codes(value: Any, what: str) -> list[str]:
-    """Card codes from a list or a space-separated string, checked by the card parser (which
+    """Card codes from a list or a space-separated string, by the one card-code reader (which
     refuses an empty code)."""
-    if not isinstance(value, str) and not (
-            isinstance(value, list) and all(isinstance(v, str) for v in value)):
-        raise BadRequestError(f"{what} must be a list of card codes like [\"7cl\", \"7sp\"]")
-    try:
-        return [str(card) for card in parse_cards(value)]
-    except ValueError as exc:  # a card error: unknown, or empty, code
-        raise BadRequestError(f"{what}: {exc}") from exc
+    return [str(card) for card in read_cards(value, what, BadRequestError)]
 
 
 def table_for(table_id: str) -> Table:
@@ -106,8 +100,9 @@ def setup_from_json(data: dict[str, Any]) -> tuple[GameSetup, bool]:
     options["ruleset"] = game.name
     toss_options = TossOptions.from_json(options)
     raw_players = data.get("players")
-    if not isinstance(raw_players, list) or not 2 <= len(raw_players) <= 6:
-        raise BadRequestError("a table needs 2 to 6 players, each with a name")
+    low, high = game.min_players, game.max_players
+    if not isinstance(raw_players, list) or not low <= len(raw_players) <= high:
+        raise BadRequestError(f"a table needs {low} to {high} players, each with a name")
     players, colours = read_players(raw_players)
     teams: list[tuple[str, tuple[str, ...]]] = []
     team_colours: dict[str, str] = {}

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from scorekeeper import log, tables
+from scorekeeper import log
+from scorekeeper.game import GameSetup
 
 
 def local_time(at: float) -> str:
@@ -98,7 +99,7 @@ def with_undone(notes: Mapping[int, Mapping[str, Any]], events: Sequence[Mapping
             for seq, note in notes.items()}
 
 
-def event_notes(setup: tables.Setup, events: Sequence[Mapping[str, Any]]
+def event_notes(setup: GameSetup, events: Sequence[Mapping[str, Any]]
                 ) -> dict[int, dict[str, Any]]:
     """Per event seq: ``points`` (each board's change, non-zero only), ``undone_by`` (the
     undo's seq, when taken back) and, for a Toss, the ``captured`` card."""
@@ -109,7 +110,7 @@ def event_notes(setup: tables.Setup, events: Sequence[Mapping[str, Any]]
 
 @dataclass
 class _Folded:
-    setup: tables.Setup
+    setup: GameSetup
     last: Mapping[str, Any] | None  # the last row folded (the log only grows after it)
     fold: log.Fold
     notes: dict[int, dict[str, Any]] = field(default_factory=dict)
@@ -124,7 +125,7 @@ class NotesCache:
         self._lock = threading.Lock()
         self._tables: OrderedDict[str, _Folded] = OrderedDict()
 
-    def notes(self, table_id: str, setup: tables.Setup, events: Sequence[Mapping[str, Any]]
+    def notes(self, table_id: str, setup: GameSetup, events: Sequence[Mapping[str, Any]]
               ) -> dict[int, dict[str, Any]]:
         with self._lock:
             folded = self._tables.pop(table_id, None)

@@ -23,6 +23,7 @@ from typing import Any
 from scorekeeper import log
 from scorekeeper.errors import http_status
 from scorekeeper.game import GameSetup, GameState, read_setup, setup_json
+from scorekeeper.outline import StateOutline
 from web import db
 
 #: How many recent live-stream messages each table keeps ready to resend.
@@ -74,7 +75,7 @@ class StaleWriteError(Exception):
     """The write was based on an older sequence number than the table's. ``missed`` lists
     the events stored since ``base_seq`` (what another device just did)."""
 
-    def __init__(self, seq: int, state: dict[str, Any], base_seq: int,
+    def __init__(self, seq: int, state: StateOutline, base_seq: int,
                  missed: list[dict[str, Any]] | None = None) -> None:
         super().__init__(
             f"nothing was stored: this action was based on update {base_seq} but the table is "
@@ -91,7 +92,7 @@ class RepeatedActionError(Exception):
     nothing new is stored (a double tap, or a page that retried)."""
 
     def __init__(self, action_id: str, seq: int, event: dict[str, Any], table_seq: int,
-                 state: dict[str, Any]) -> None:
+                 state: StateOutline) -> None:
         super().__init__(f"action {action_id} was already stored as update {seq}")
         self.action_id, self.seq, self.event = action_id, seq, event
         self.table_seq, self.state = table_seq, state
@@ -177,7 +178,7 @@ class Table:
         default_factory=lambda: {"status": "none", "detail": "no LED board reported", "at": None}
     )
 
-    def state_json(self) -> dict[str, Any]:
+    def state_json(self) -> StateOutline:
         return self.state.to_json()
 
 
@@ -556,7 +557,7 @@ class Store:
 
     def append(
         self, table: Table, base_seq: int, event: Any, by: str, action_id: str | None = None
-    ) -> tuple[int, dict[str, Any]]:
+    ) -> tuple[int, StateOutline]:
         """Check the event with the rules core and append it to the log.
 
         Returns ``(seq, state)`` once the row is committed. Raises :class:`StaleWriteError`
@@ -569,7 +570,7 @@ class Store:
 
     def append_encoded(
         self, table: Table, base_seq: int, event: Any, by: str, action_id: str | None = None
-    ) -> tuple[int, dict[str, Any], str]:
+    ) -> tuple[int, StateOutline, str]:
         """:meth:`append`, also returning the new state already encoded as JSON text."""
         event = self._checked_event(event)
         event["by"] = by

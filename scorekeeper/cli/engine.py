@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from scorekeeper import log
-from scorekeeper.cards import Card, parse_cards
+from scorekeeper.cards import Card, read_cards
 from scorekeeper.cli import EXIT_BAD_INPUT, InputError, emit, read_json
 from scorekeeper.rulesets import RULESETS, TossOptions
 from scorekeeper.tally import tally_hand
@@ -49,12 +49,7 @@ def register(subparsers: Any) -> None:
 
 
 def _cards(value: Any, where: str) -> list[Card]:
-    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
-        raise InputError(f"{where} must be a list of card codes like [\"Kcl\", \"boss\"]")
-    try:
-        return parse_cards(value)
-    except ValueError as exc:
-        raise InputError(f"{where}: {exc}") from exc
+    return read_cards(value, where, InputError)
 
 
 def _tally(args: argparse.Namespace) -> int:

@@ -20,30 +20,21 @@ from scorekeeper.games.indian_chief import MELDS, score_meld
 
 DEADWOOD_GAMES = ("three-thirteen", "tong-its")
 
-SCORE_HELP = """\
-FILE (or - for stdin) is a JSON object with "game", "totals" ({NAME: points} before the hand),
-optional "decks" (default 1), the game's options by name, and the hand's entry:
-  toss-hearts     {"taken": {NAME: [cards]}, "moon": "minus"|"plus", "limit": 100,
-                   "renege": {"caller": NAME, "accused": NAME, "proved": bool},
-                   "teams": {TEAM: [NAMES]}, "renege_hand": "penalty-only"|"penalty-plus-cards"}
-  toss-colors     {"bidder": NAME, "partner": NAME|null, "bid": int, "nil": bool,
-                   "alone": bool, "tricks": {NAME: int}, "goal": 500}
-  tossni          {"order": [NAMES, first out first], "place_points": [ints]|null,
-                   "goal": int|null}
-  tong-its        {"players": [seats in turn order], "win": "tongit"|"draw"|
-                   "challenged-draw"|"stock", "caller": NAME, "challengers": [NAMES],
-                   "hands": {NAME: [cards in hand]}, "exposed": {NAME: [own melded cards]},
-                   "not_opened": [NAMES]}  (hand = chips paid; antes and pot: see chips)
-  three-thirteen  {"hand_no": 1-11, "hands": {NAME: [cards]}, "went_out": NAME}
-  indian-chief    {"turn": 1-7, "melds": {NAME: {"meld": MELD, "cards": [cards],
-                   "suit": SUIT}}, "used": {NAME: [MELDS already scored]}}
-  rummy           {"winner": NAME, "hands": {NAME: [cards left in hand]}, "rummy": bool,
-                   "goal": int|null}
-  carousel        {"knocker": NAME, "hands": {NAME: [cards left in hand]},
-                   "hands_won": {NAME: int}, "goal": 150}
-Output: {"hand": {NAME: int}, "totals": {NAME: int}, "game_over": bool, "winner": NAME|null,
-"rule": str, ...details}. See docs/games.md.
-"""
+def score_help() -> str:
+    """The ``score`` command's epilog: each game's hand fields, from its own hand form."""
+    lines = ['FILE (or - for stdin) is a JSON object with "game", "totals" ({NAME: points} before'
+             ' the hand),', 'optional "decks" (default 1), the game\'s options by name, and the'
+             " hand's entry:"]
+    for pack in PACKS.values():
+        fields = ", ".join(f'"{f.name}"' + ("" if f.required else "?") for f in pack.hand_form)
+        options = ", ".join(f'"{o.name}"' for o in pack.options)
+        lines.append(f"  {pack.name:<15} {{{fields}}}" + (f"  options: {options}" if options
+                                                           else ""))
+    lines += ['Output: {"hand": {NAME: int}, "totals": {NAME: int}, "game_over": bool, "winner":'
+              ' NAME|null,', '"rule": str, ...details}. ("?": optional.) See docs/games.md and'
+              " scorekeeper games GAME."]
+    return "\n".join(lines) + "\n"
+
 
 
 def register(subparsers: Any) -> None:
@@ -79,10 +70,9 @@ def register(subparsers: Any) -> None:
 
     p = subparsers.add_parser(
         "score",
-        help="score one hand of Toss Hearts, Toss Colors, Tossní, Tong-Its, Three Thirteen, "
-        "Indian Chief, Rummy or Carousel",
+        help="score one hand of " + ", ".join(pack.title for pack in PACKS.values()),
         description="Score one hand of a game from a JSON file.",
-        epilog=SCORE_HELP,
+        epilog=score_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("file", metavar="FILE", help="JSON input file, or - for stdin")

@@ -1,5 +1,5 @@
 """The game engine of Toss Rummy and Complex Toss Rummy: pure, deterministic, a fold over a
-JSON event log (contract C in the team's contracts; readings in ``docs/rules-readings.md``).
+JSON event log (the state outline in ``docs/api.md``; readings in ``docs/rules-readings.md``).
 
 >>> setup = TableSetup.from_json({"players": ["ann", "bob"]})
 >>> state = replay(setup, [{"type": "new-hand", "dealer": "ann"},

@@ -22,12 +22,11 @@ from scorekeeper.engine.state import (
     TableSetup,
     initial_state,
 )
-from scorekeeper.rulesets import RULESET_TITLES, Ruleset
+from scorekeeper.rulesets import RULESET_TITLES, Ruleset, TossOptions
 
 #: The seed file of both Toss rulesets.
 TOSS_SEED: Final = "000"
-
-#: The start page's one line about each Toss ruleset (the rules packs carry their own).
+#: The start page's one line about each Toss ruleset.
 TOSS_SUMMARIES: Final[dict[str, str]] = {
     "complex-toss-rummy": "Peg boards; melds score as played and again at the end of the hand;"
                           " jokers Toss top cards; first to 1000 wins at once.",
@@ -42,6 +41,8 @@ class TossGame:
 
     name: Ruleset
     engine: str = "toss"
+    min_players: int = MIN_PLAYERS
+    max_players: int = MAX_PLAYERS
     event_types: tuple[str, ...] = EVENT_TYPES
 
     @property
@@ -51,9 +52,9 @@ class TossGame:
     def describe(self) -> dict[str, Any]:
         """What the start page and ``scorekeeper games`` show of this game."""
         return {"name": self.name, "title": self.title, "seed": TOSS_SEED, "engine": self.engine,
-                "deck": "toss", "players": {"min": MIN_PLAYERS, "max": MAX_PLAYERS},
-                "lower_wins": False, "chips": False,
-                "summary": TOSS_SUMMARIES.get(self.name, "")}
+                "deck": "toss", "players": {"min": self.min_players, "max": self.max_players},
+                "lower_wins": False, "chips": False, "summary": TOSS_SUMMARIES[self.name],
+                "goal": TossOptions(ruleset=self.name).resolved_goal}
 
     def read_setup(self, data: Mapping[str, Any]) -> TableSetup:
         """A setup from JSON (``players``, ``teams``, ``colours``, ``options``); the ruleset is

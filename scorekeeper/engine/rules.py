@@ -1,5 +1,5 @@
 """The game engine's fold: how each event changes the state, and which events break a rule
-(RULES.md sections 2 and 3; readings in ``docs/rules-readings.md``, "Game engine").
+(docs/rules.md sections 2 and 3; readings in ``docs/rules-readings.md``, "Game engine").
 
 >>> from scorekeeper.engine.state import TableSetup, initial_state
 >>> s = replay(TableSetup(players=("ann", "bob")), [

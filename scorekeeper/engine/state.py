@@ -17,7 +17,8 @@ from typing import Any, Final, Literal
 from scorekeeper.cards import Card
 from scorekeeper.errors import InvalidInputError, RuleRefusalError, ScorekeeperError
 from scorekeeper.melds import MeldKind
-from scorekeeper.pegboard import PEG_COLOURS, PegBoard, PegPosition
+from scorekeeper.outline import BoardOutline, JsonObject, StateOutline
+from scorekeeper.pegboard import MAX_BOARDS, PEG_COLOURS, PegBoard, PegPosition
 from scorekeeper.rulesets import OptionError, TossOptions
 
 Phase = Literal["waiting", "playing", "hand-over", "game-over"]
@@ -27,7 +28,8 @@ HAND_OVER: Final = "hand-over"
 GAME_OVER: Final = "game-over"
 
 MIN_PLAYERS: Final = 2
-MAX_PLAYERS: Final = 6
+#: A Toss table: one peg board per player, or per team.
+MAX_PLAYERS: Final = MAX_BOARDS
 TEAM_SIZES: Final = (2, 3)
 _COLOUR_RE: Final = re.compile(r"^#[0-9a-fA-F]{6}$")
 
@@ -192,7 +194,7 @@ class TableSetup:
         seats = self.players
         return {p: seats[(i + 1) % len(seats)] for i, p in enumerate(seats)}
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "players": list(self.players),
             "teams": {name: list(members) for name, members in self.teams},
@@ -254,7 +256,7 @@ class BoardMeld:
     top: Card
     credits: tuple[str, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"id": self.id, "owner": self.owner, "cards": [c.code for c in self.cards],
                 "kind": self.kind.value, "top": self.top.code, "credits": list(self.credits)}
 
@@ -268,7 +270,7 @@ class PlayPart:
     cards: tuple[Card, ...]
     whole: bool
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"meld": self.meld, "cards": [c.code for c in self.cards], "whole": self.whole}
 
 
@@ -299,7 +301,7 @@ class DoubleCrossChance:
     ready: bool = False
     play: tuple[PlayPart, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"victim": self.victim, "against": self.against, "meld": self.meld,
                 "via": self.via, "ready": self.ready,
                 "captured": None if self.captured is None else self.captured.code}
@@ -359,7 +361,7 @@ class GameState:
         return None
 
     def double_cross_takes(self) -> tuple[Taking, ...]:
-        """What a DoubleCross would take now, meld by meld in board order (RULES.md 2-3, option
+        """What a DoubleCross would take now, meld by meld in board order (docs/rules.md 2-3, option
         ``double_cross_takes``): with ``whole-play`` every meld and lay-off of the answered play
         (melds whole, lay-offs their cards still credited to the player double-crossed), with
         ``toss-meld`` the Toss (or DoubleCross) meld only. Empty when no chance is open."""
@@ -404,11 +406,11 @@ class GameState:
         return [PegBoard(owner, setup.colour_of(owner), self.score_of(owner))
                 for owner in setup.board_owners]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> StateOutline:
         """The state as JSON, as read by the web app, the display and the LED bridge."""
         setup = self.setup
         options = setup.options
-        boards = []
+        boards: list[BoardOutline] = []
         for owner in setup.board_owners:
             score = self.score_of(owner)
             boards.append({"owner": owner, "members": list(setup.members_of[owner]),

@@ -21,8 +21,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 
-from scorekeeper.cards import STANDARD, Card, CardError, DeckKind, check_cards, parse_cards
+from scorekeeper import cards
+from scorekeeper.cards import STANDARD, Card, DeckKind, check_cards
 from scorekeeper.errors import InvalidInputError, RuleRefusalError, ScorekeeperError
+from scorekeeper.outline import JsonObject
 
 if TYPE_CHECKING:
     from scorekeeper.games.session import SessionSetup, SessionState
@@ -88,7 +90,7 @@ class Field:
     empty_hand: bool = False
     empty_hand_if: tuple[str, str] | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         out: dict[str, Any] = {
             "name": self.name, "kind": self.kind, "label": self.label,
             "per_player": self.per_player, "required": self.required, "default": self.default,
@@ -113,7 +115,7 @@ class Field:
 
 @dataclass(frozen=True, slots=True)
 class Option:
-    """A named per-table option with its house default (RULES.md)."""
+    """A named per-table option with its house default (docs/rules.md)."""
 
     name: str
     kind: OptionKind
@@ -150,7 +152,7 @@ class Option:
             )
         return value
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         out: dict[str, Any] = {
             "name": self.name, "kind": self.kind, "default": self.default, "help": self.help,
         }
@@ -178,7 +180,7 @@ class HandScore:
     rule: str
     details: dict[str, Any] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "hand": dict(self.hand),
             "totals": dict(self.totals),
@@ -345,12 +347,48 @@ list every player in "totals" or "players"
                       options: Mapping[str, Any], decks: int,
                       hands: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         r"""Everyone's chips after ``hands`` (from :meth:`chip_hand`): ``counts``, the ``pot``,
-        the chips each ``start``\ ed with and whether the chip game is over (``game_over``)."""
+        the chips each ``start``\ ed with, whether the chip game is over (``game_over``) and a
+        ``note`` on how it goes."""
         raise NoChipGameError(f"{self.title} has no chip game")
 
     @property
     def has_chips(self) -> bool:
         return type(self).chips is not RulesPack.chips
+
+    # -- what the pages show ------------------------------------------------------------------
+
+    def ui_hints(self) -> dict[str, Any]:
+        """What the pages show of this game beyond its options and hand form; a game changes
+        what differs. ``{goal}`` and ``{start}`` in a note are filled in by the page.
+
+        - ``lowest_first``: standings list the lowest total first.
+        - ``standings_note``: said under the standings instead of who wins.
+        - ``goal_label``, ``goal_note``: how the goal (option ``goal`` or ``limit``) is named.
+        - ``progress``: ``{"label", "of"}`` for a game of a fixed number of hands or turns.
+        - ``wild_rank``: ``{"first": 3}``: that rank is wild in hand 1, one rank up each hand.
+        - ``card_points``: each card's points, counted as the keeper types a hand's cards.
+        - ``send_empty_cards``: a player with no cards entered took none (send ``[]``).
+        - ``start_chips``: the chip game's default start, explained on the start page by
+          ``start_chips_help``.
+        - ``meld_names``: the names of the melds a score sheet lists, in order.
+        - ``whole_suit``: ``{"field", "label", "cards"}``: one choice fills in these cards
+          (every copy in the decks) for one player and clears the others (shooting the moon).
+        - ``counters``: the keeper's tally counters for a hand in play (``name``, ``label``,
+          ``button``, ``step``), explained by ``counters_note``.
+        - ``choice_labels``: how the hand form shows the values of its choices.
+        """
+        return {
+            "lowest_first": self.lower_wins, "standings_note": None, "goal_label": "Goal",
+            "goal_note": "Game to {goal}.", "progress": None, "wild_rank": None,
+            "card_points": None, "send_empty_cards": False,
+            "start_chips": self.min_start_chips, "meld_names": None,
+            "whole_suit": None, "counters": [], "counters_note": None, "choice_labels": {},
+            "start_chips_help": None,
+        }
+
+    def hand_summary(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> str:
+        """One line saying what happened in a scored hand, for the list of hands."""
+        return "; ".join(str(note) for note in details.get("notes", []))
 
     def describe(self) -> dict[str, Any]:
         """Everything the web app needs to offer this game: options and the hand form."""
@@ -366,6 +404,7 @@ list every player in "totals" or "players"
             "chips": self.has_chips,
             "options": [o.to_json() for o in self.options],
             "hand_form": [f.to_json() for f in self.hand_form],
+            "ui": self.ui_hints(),
         }
 
 
@@ -417,16 +456,9 @@ def check_name(name: Any, where: str) -> str:
     return name
 
 
-def read_cards(value: Any, what: str) -> list[Card]:
-    """Card codes as a list or one string (spaces or commas)."""
-    if not isinstance(value, str | list) or (
-        isinstance(value, list) and not all(isinstance(v, str) for v in value)
-    ):
-        raise HandEntryError(f"{what} must be a list of card codes, not {value!r}")
-    try:
-        return parse_cards(value)
-    except CardError as exc:
-        raise HandEntryError(f"{what}: {exc}") from exc
+def read_cards(value: object, what: str) -> list[Card]:
+    """Card codes as a list or one string (spaces or commas); a fault refuses the hand."""
+    return cards.read_cards(value, what, HandEntryError)
 
 
 def check_deck(cards: Iterable[Card], decks: int, deck: DeckKind, jokers: bool = False) -> None:
@@ -471,7 +503,7 @@ class Roster:
         """``{NAME: card codes}`` read into cards, every name checked against the roster.
 
         >>> Roster({"ann": 0}).cards({"ann": "Kcl 2he"}, '"hands"')
-        {'ann': [Card(rank=13, suit='cl', joker=None), Card(rank=2, suit='he', joker=None)]}
+        {'ann': [Card.parse('Kcl'), Card.parse('2he')]}
         """
         return {name: read_cards(codes, f"{whose} {name}")
                 for name, codes in self.mapping(value, what).items()}

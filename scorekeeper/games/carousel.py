@@ -1,4 +1,4 @@
-"""Carousel (seed 004; RULES.md sections 5 and 6): knock under 5, undercuts, game to 150.
+"""Carousel (seed 004; docs/rules.md sections 5 and 6): knock under 5, undercuts, game to 150.
 
 Deadwood is every card left in hand (melds count only on the table): jokers 25, J Q K 10, A 1,
 others their pip. The knocker (under 5 deadwood) wins unless an opponent has lower or equal
@@ -71,6 +71,9 @@ class Carousel(RulesPack):
 
     def card_value(self, card: Card) -> int:
         return carousel_value(card)
+
+    def hand_summary(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> str:
+        return f"{entry.get('knocker')} knocked"
 
     def game_end(
         self,

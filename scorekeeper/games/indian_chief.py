@@ -1,4 +1,4 @@
-"""Indian Chief (seed 004; RULES.md section 5): seven melds, each scored from its cards.
+"""Indian Chief (seed 004; docs/rules.md section 5): seven melds, each scored from its cards.
 
 Face value: A=1, J Q K=10, others their pip. The seven melds (the card count names the meld):
 
@@ -50,6 +50,7 @@ from scorekeeper.games.base import (
     require,
     sole_best,
 )
+from scorekeeper.outline import JsonObject
 
 #: The seven melds and their card counts, in score-sheet order.
 MELDS: Final[dict[str, int]] = {
@@ -91,7 +92,7 @@ class MeldScore:
     points: int
     reason: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"points": self.points, "reason": self.reason}
 
 
@@ -256,6 +257,13 @@ class IndianChief(RulesPack):
 
     def card_value(self, card: Card) -> int:
         return face_value(card)
+
+    def ui_hints(self) -> dict[str, Any]:
+        return {**super().ui_hints(), "progress": {"label": "turn", "of": TURNS},
+                "meld_names": dict(MELD_TITLES)}
+
+    def hand_summary(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> str:
+        return f"turn {entry.get('turn')}"
 
     def game_end(
         self,

@@ -1,4 +1,4 @@
-"""Rummy (seed 004; RULES.md section 5): the winner scores every opponent's deadwood.
+"""Rummy (seed 004; docs/rules.md section 5): the winner scores every opponent's deadwood.
 
 Melds count only when laid down, so every card left in an opponent's hand is deadwood (A=1,
 J Q K=10, others their pip). Going rummy (melding the whole hand at once) doubles the hand. The
@@ -53,6 +53,9 @@ class Rummy(RulesPack):
 
     def card_value(self, card: Card) -> int:
         return face_value(card)
+
+    def hand_summary(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> str:
+        return f"{entry.get('winner')} went out{' (rummy)' if entry.get('rummy') else ''}"
 
     def game_end(
         self,

@@ -27,6 +27,7 @@ from typing import Any, Final
 from scorekeeper.errors import InvalidInputError, RuleRefusalError
 from scorekeeper.games import get_game
 from scorekeeper.games.base import GameError, HandEntryError, RulesPack, read_decks
+from scorekeeper.outline import JsonObject, StateOutline
 from scorekeeper.pegboard import PEG_COLOURS, PegBoard
 
 SESSION_EVENT_TYPES: Final[tuple[str, ...]] = ("hand", "correction", "undo")
@@ -97,7 +98,7 @@ list every player in "totals" or "players"
             raise SessionError(f'"start_chips" must be a whole number of chips, not {start!r}')
         return cls(pack.name, names, options, decks, chosen, start)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "game": self.game,
             "players": list(self.players),
@@ -110,21 +111,24 @@ list every player in "totals" or "players"
 
 @dataclass(frozen=True)
 class HandRecord:
-    """One scored hand: its number, the entry as given, the points and the pack's details."""
+    """One scored hand: its number, the entry as given, the points, the pack's details and its
+    one-line summary."""
 
     hand_no: int
     entry: Mapping[str, Any]
     deltas: Mapping[str, int]
     rule: str
     details: Mapping[str, Any]
+    summary: str = ""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "hand_no": self.hand_no,
             "entry": dict(self.entry),
             "deltas": dict(self.deltas),
             "rule": self.rule,
             "details": dict(self.details),
+            "summary": self.summary,
         }
 
 
@@ -150,7 +154,7 @@ class SessionState:
         colours = dict(self.setup.colours)
         return [PegBoard(n, colours[n], self.totals[n]) for n in self.setup.players]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> StateOutline:
         """The standings, in the same outline as the Toss engine's state so pages share code."""
         pack = self.setup.pack
         return {
@@ -161,6 +165,7 @@ class SessionState:
             "hand_no": self.hand_no,
             "winner": self.winner,
             "lower_wins": pack.lower_wins,
+            "lowest_first": pack.ui_hints()["lowest_first"],
             "options": dict(self.setup.options),
             "turn": None,
             "dealer": None,
@@ -258,7 +263,7 @@ def _hand(state: SessionState, event: Mapping[str, Any]) -> SessionState:
                              f"(players: {', '.join(setup.players)})")
     totals = {n: result.totals.get(n, state.totals[n]) for n in setup.players}
     record = HandRecord(state.hand_no + 1, filled, dict(result.hand), result.rule,
-                        dict(result.details))
+                        dict(result.details), pack.hand_summary(filled, result.details))
     return SessionState(setup, totals, state.hands + (record,), state.corrections,
                         result.winner, result.game_over, state, state.events_applied + 1)
 

@@ -1,4 +1,4 @@
-"""Three Thirteen (seed 004; RULES.md section 5): eleven hands, lowest total wins.
+"""Three Thirteen (seed 004; docs/rules.md section 5): eleven hands, lowest total wins.
 
 Hand 1 deals 3 cards with 3s wild, up to hand 11 with 13 cards and kings wild. Melds stay in
 hand, so each player's hand scores its deadwood over the best arrangement into sets and ace-low
@@ -14,9 +14,9 @@ runs with the hand's wilds (:mod:`scorekeeper.deadwood`); an unmatched wild coun
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
-from scorekeeper.cards import STANDARD, Card
+from scorekeeper.cards import RANK_NAMES, STANDARD, Card
 from scorekeeper.deadwood import THREE_THIRTEEN_HANDS, face_value, solve, three_thirteen
 from scorekeeper.games.base import (
     Field,
@@ -31,6 +31,8 @@ from scorekeeper.games.base import (
     sole_best,
 )
 
+#: The rank wild in hand 1 (one rank up each hand after).
+FIRST_WILD: Final = three_thirteen(1).wild_rank
 
 class ThreeThirteen(RulesPack):
     name = "three-thirteen"
@@ -51,6 +53,15 @@ class ThreeThirteen(RulesPack):
 
     def card_value(self, card: Card) -> int:
         return face_value(card)
+
+    def ui_hints(self) -> dict[str, Any]:
+        return {**super().ui_hints(), "wild_rank": {"first": FIRST_WILD},
+                "progress": {"label": "hand", "of": THREE_THIRTEEN_HANDS}}
+
+    def hand_summary(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> str:
+        """The hand's wild rank: ``Jacks wild``."""
+        rank = three_thirteen(int(entry.get("hand_no", 1))).wild_rank or 0
+        return f"{RANK_NAMES.get(rank, '?').capitalize()}s wild"
 
     def game_end(
         self,

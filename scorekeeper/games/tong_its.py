@@ -1,4 +1,4 @@
-"""Tong-Its (seed 004; RULES.md sections 4 and 5): a three-player rummy played for chips.
+"""Tong-Its (seed 004; docs/rules.md sections 4 and 5): a three-player rummy played for chips.
 
 Deadwood is A=1, J Q K=10, others their pip; melds kept concealed in hand still count, so a
 hand's deadwood is its best arrangement (:mod:`scorekeeper.deadwood`). The hand ends by a
@@ -45,11 +45,15 @@ POT_STREAK: Final = 2
 ACES_PER_DECK: Final = 4
 #: The most concealed fours one hand pays for.
 MAX_FOURS: Final = 3
+WIN_NAMES: Final[dict[str, str]] = {
+    "tongit": "Tongit (went out)", "challenged-draw": "Draw, challenged",
+    "draw": "Draw, not challenged", "stock": "Stock ran out",
+}
 HAND_FIELDS: Final = ("winner", "win", "concealed_fours", "aces", "not_opened")
 
 
 def tong_its_payment(win: str, concealed_fours: int, aces: int, loser_opened: bool) -> int:
-    """What one loser pays the winner of a hand (RULES.md section 4)."""
+    """What one loser pays the winner of a hand (docs/rules.md section 4)."""
     if win not in WINS:
         raise HandEntryError(f"the kind of win is one of {', '.join(WINS)}, not {win!r}")
     base = BIG_WIN if win in ("tongit", "challenged-draw") else SMALL_WIN
@@ -209,12 +213,26 @@ class TongIts(RulesPack):
         details = {"hand_winner": winner, "deadwood": deadwood, "payments": payments}
         return HandScore(hand, new_totals, False, None, rule, details)
 
+    def ui_hints(self) -> dict[str, Any]:
+        # Totals are the chips paid hand by hand (lower_wins is about deadwood): most leads.
+        return {**super().ui_hints(), "lowest_first": False,
+                "start_chips_help": "Empty or 0: counts start at 0 and a count below 0 is what"
+                                    " that player owes; set a stake such as 50 to start everyone"
+                                    " with chips.",
+                "choice_labels": dict(WIN_NAMES),
+                "standings_note": "Totals are the chips paid to hand winners (antes and the pot"
+                                  " under Chips)."}
+
+    def hand_summary(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> str:
+        win = entry.get("win")
+        return f"{WIN_NAMES.get(str(win), win)}; won by {details.get('hand_winner')}"
+
     def chips(self, data: Mapping[str, Any]) -> dict[str, Any]:
         return tong_its_chips(data)
 
     def chip_hand(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> dict[str, Any]:
         """The hand's winner, how, the concealed fours in the winner's hand and the aces the
-        winner held in hand or in own melds (RULES.md section 4)."""
+        winner held in hand or in own melds (docs/rules.md section 4)."""
         winner = str(details.get("hand_winner"))
         held = parse_cards((entry.get("hands") or {}).get(winner, []))
         melded = parse_cards((entry.get("exposed") or {}).get(winner, []))
@@ -231,7 +249,10 @@ class TongIts(RulesPack):
         result = tong_its_chips({"players": list(players), "hands": list(hands), "decks": decks})
         return {"counts": {n: start + v for n, v in result["net"].items()},
                 "pot": result["hands"][-1]["pot"] if result["hands"] else 0,
-                "start": start, "game_over": False}
+                "start": start, "game_over": False,
+                "note": f"Antes {ANTE} a hand; the pot goes to whoever wins {POT_STREAK} hands in"
+                        f" a row. Counts start at {start}{'' if start else ' (no stake was set)'}:"
+                        " a count below 0 is the chips that player owes the others."}
 
 
 def concealed_fours(hand: Sequence[Card]) -> int:

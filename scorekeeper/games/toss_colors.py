@@ -1,4 +1,4 @@
-"""Toss Colors (seed 001; RULES.md sections 4 and 5): bid tricks with an unknown partner.
+"""Toss Colors (seed 001; docs/rules.md sections 4 and 5): bid tricks with an unknown partner.
 
 The bidder's team (the bidder and the Null card's holder) making the bid: each member scores
 +10 per bid trick and +5 per other trick; failing: each member -10 per bid trick. The other
@@ -53,7 +53,7 @@ DEFAULT_START_CHIPS: Final = 20
 SPLITS: Final = ("equal", "two-thirds")
 
 
-#: The scoring rule applied, by kind of bid and whether it was made (RULES.md 5).
+#: The scoring rule applied, by kind of bid and whether it was made (docs/rules.md 5).
 _RULE_WORDS: Final[dict[tuple[str, bool], str]] = {
     ("bid", True): "bid made: each member of the bidder's team +10 per bid trick and +5 per"
                    " other trick, each rival +5 per trick the rivals took",
@@ -166,6 +166,15 @@ class TossColors(RulesPack):
         """First to the goal wins; several over it: the highest; a tie for highest plays on."""
         return reach_goal(totals, self.resolve_options(options)["goal"])
 
+    def ui_hints(self) -> dict[str, Any]:
+        return {**super().ui_hints(), "start_chips": DEFAULT_START_CHIPS}
+
+    def hand_summary(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> str:
+        partner = " alone" if entry.get("alone") else (
+            f" with {entry['partner']}" if entry.get("partner") else "")
+        return (f"{entry.get('bidder')} bid {entry.get('bid')}{' Nil' if entry.get('nil') else ''}"
+                f"{partner}: {'made' if details.get('made') else 'failed'}")
+
     def chips(self, data: Mapping[str, Any]) -> dict[str, Any]:
         return toss_colors_chips(data)
 
@@ -174,7 +183,7 @@ class TossColors(RulesPack):
     def chip_hand(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> dict[str, Any]:
         """The bidder, the partner and whether the bid was made; a Nil bid has no chips."""
         if entry.get("nil"):
-            raise HandEntryError("a Nil bid has no place in the chip game (RULES.md 4)")
+            raise HandEntryError("a Nil bid has no place in the chip game (docs/rules.md 4)")
         return {"bidder": entry.get("bidder"), "partner": entry.get("partner") or None,
                 "made": bool(details.get("made"))}
 
@@ -188,11 +197,13 @@ class TossColors(RulesPack):
                                     "hands": list(hands)})
         return {"counts": dict(result["chips"]),
                 "pot": result["hands"][-1]["pot"] if result["hands"] else 0,
-                "start": start, "game_over": bool(result["game_over"])}
+                "start": start, "game_over": bool(result["game_over"]),
+                "note": f"Antes {ANTE} a hand; a made bid takes the pot. Everyone started with"
+                        f" {start}."}
 
 
 def toss_colors_chips(data: Mapping[str, Any]) -> dict[str, Any]:
-    """The Toss Colors chip game over a sequence of hands (RULES.md section 4).
+    """The Toss Colors chip game over a sequence of hands (docs/rules.md section 4).
 
     >>> toss_colors_chips({"players": ["ann", "bob", "cy"], "start_chips": 10,
     ...     "hands": [{"bidder": "ann", "partner": "bob", "made": False},

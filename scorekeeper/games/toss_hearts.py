@@ -1,4 +1,4 @@
-"""Toss Hearts (seed 002; RULES.md section 5): lowest score wins when someone passes the limit.
+"""Toss Hearts (seed 002; docs/rules.md section 5): lowest score wins when someone passes the limit.
 
 Each heart taken is 1 point, the Queen of Spades 13, jokers and nulls 0. One player (or team)
 taking every heart and the Queen of Spades shoots the moon: option ``moon`` ``minus`` (the
@@ -97,6 +97,17 @@ class TossHearts(RulesPack):
             return False, None
         winner = sole_best(totals, totals, lowest=True)
         return winner is not None, winner
+
+    def ui_hints(self) -> dict[str, Any]:
+        hearts = [f"{rank}he" for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J",
+                                            "Q", "K")]
+        points = {code: self.card_value(card) for code, card in
+                  ((c, Card.parse(c)) for c in (*hearts, "Qsp"))}
+        return {**super().ui_hints(), "goal_label": "Limit",
+                "goal_note": "The game ends when a total passes {goal}.",
+                "card_points": points, "send_empty_cards": True,
+                "whole_suit": {"field": "taken", "label": "Shot the moon",
+                               "cards": [*hearts, "Qsp"]}}
 
     def score(
         self,

@@ -1,4 +1,4 @@
-"""Tossní (seed 003; RULES.md section 5): a shedding game scored by the order of going out.
+"""Tossní (seed 003; docs/rules.md section 5): a shedding game scored by the order of going out.
 
 The keeper records the order players went out; with n players the first out scores n-1, the
 next n-2, ..., the last 0 (option ``place_points`` replaces that list). Option ``goal`` (none by
@@ -77,6 +77,17 @@ class Tossni(RulesPack):
     hand_form = (
         Field("order", "order", "Order of going out (first out first)"),
     )
+
+    def ui_hints(self) -> dict[str, Any]:
+        return {**super().ui_hints(), "counters": [
+            {"name": "queens", "label": "Stacked Queens: draw", "button": "+ Queen",
+             "step": DRAW_PER_QUEEN},
+            {"name": "aces", "label": "Ace skips", "button": "+ Ace", "step": 1},
+        ], "counters_note": f"Each stacked Queen adds {DRAW_PER_QUEEN} cards for the next player"
+                            " to draw; the count resets when someone draws."}
+
+    def hand_summary(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> str:
+        return f"out: {', '.join(str(n) for n in entry.get('order') or [])}"
 
     def game_end(
         self,

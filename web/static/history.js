@@ -5,7 +5,7 @@
   const amend = new SK.Amend(t, () => load());
   let timer = null;
   // Tong-Its totals are chips won (its lower_wins is about deadwood): more is better there
-  const lowerWins = () => !!t.state.lower_wins && t.state.game !== "tong-its";
+  const lowerWins = () => !!t.state.lowest_first;
   function chart(points, boards) {
     if (points.length < 2) return `<p class="muted">The chart starts with the first action.</p>`;
     const W = 900, H = 300, L = 50, B = 24, all = points.flatMap((p) => Object.values(p.scores));
