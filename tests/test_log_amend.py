@@ -3,6 +3,8 @@ original kept in the log, undo giving it back; property tests over random legal 
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -127,6 +129,17 @@ def test_apply_alone_refuses_an_amendment_and_replay_folds_one() -> None:
     assert dealer == fold.state
 
 
+def test_a_tosss_captured_card_is_amended_and_checked_against_the_top_card() -> None:
+    vector = json.loads((Path(__file__).parent / "vectors" / "complex_hand.json").read_text())
+    setup = read_setup(vector["setup"])
+    fold = folded(setup, vector["events"])
+    toss = vector["events"][5]
+    named = log.step(fold, amend(6, {**toss, "captured": "9he"}, "the top was the 9"))
+    assert named.state == fold.state
+    with pytest.raises(log.AmendedEventRefusedError, match="the amended update 6 is refused"):
+        log.step(fold, amend(6, {**toss, "captured": "7he"}, "the top was the 7"))
+
+
 def test_a_hearts_hand_is_amended_and_later_hands_follow() -> None:
     setup = read_setup({"game": "toss-hearts", "players": ["ann", "bob"], "options": {}})
     hands = [{"type": "hand", "entry": {"taken": {"ann": ["Qsp"], "bob": ["2he"]}}},
@@ -219,3 +232,18 @@ def test_an_amendment_equals_the_corrected_log_built_from_scratch_and_undo_resto
     back = log.step(amended, {"type": "undo"})
     assert back.state == fold.state and back.entries == fold.entries
     assert back.state.to_json() == fold.state.to_json()
+
+
+@pytest.mark.parametrize("name", ["complex-toss-rummy", "toss-rummy", "toss-colors",
+                                  "toss-hearts", "tossni", "tong-its", "indian-chief",
+                                  "carousel", "three-thirteen", "rummy"])
+def test_every_game_is_amended_by_the_one_fold(name: str) -> None:
+    setup = read_setup({"game": name, "players": ["ann", "bob", "cy"]})
+    first = {"type": "correction", "target": "ann", "points": 5, "reason": "carried over"}
+    later = {"type": "correction", "target": "bob", "points": 3, "reason": "carried over"}
+    fold = folded(setup, [first, later])
+    assert log.step(fold, amend(1, first)).state == fold.state
+    amended = log.step(fold, amend(1, {**first, "target": "cy"}, "it was cy's"))
+    assert amended.state == log.replay(setup, [{**first, "target": "cy"}, later])
+    assert scores(amended)["cy"] == scores(fold)["ann"] and scores(amended)["ann"] == 0
+    assert log.step(amended, {"type": "undo"}).state == fold.state

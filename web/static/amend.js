@@ -42,7 +42,8 @@ SK.Amend = class {
     const event = this.current(seq);
     if (!event) return;
     this.target = seq; this.actionId = SK.newId();
-    const fields = Object.entries(event).filter(([k]) => !["type", "by", "action_id"].includes(k))
+    const shown = event.type === "toss" && !("captured" in event) ? {...event, captured: null} : event;
+    const fields = Object.entries(shown).filter(([k]) => !["type", "by", "action_id"].includes(k))
       .map(([k, v]) => this.field([k], k, v)).join("");
     this.box.hidden = false;
     this.box.innerHTML = `<h2>Amend #${seq}</h2><p class="muted">Now: ${SK.describe(event)}</p>
