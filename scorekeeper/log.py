@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 
 from scorekeeper.engine.state import EventError, RuleViolation
@@ -107,11 +107,20 @@ class RemovalStillHoldsError(RuleViolation):
 @dataclass(frozen=True)
 class Entry:
     """An event in effect: its number in the log, the event as it now stands (an amended
-    event's latest version) and the state after it."""
+    event's latest version), the state after it and the entry in effect before it."""
 
     seq: int
     event: Mapping[str, Any]
     state: GameState
+    before: Entry | None = field(default=None, compare=False, repr=False)
+
+
+def _chain(entries: Iterable[Entry]) -> Entry | None:
+    """The entries linked in order; the last one returned."""
+    last: Entry | None = None
+    for entry in entries:
+        last = Entry(entry.seq, entry.event, entry.state, last)
+    return last
 
 
 @dataclass(frozen=True)
@@ -122,10 +131,20 @@ class Fold:
 
     setup: GameSetup
     state: GameState
-    entries: tuple[Entry, ...] = ()
+    last: Entry | None = None
     read: int = 0
-    previous: Fold | None = None
+    previous: Fold | None = field(default=None, compare=False, repr=False)
     amendments: tuple[int, ...] = ()
+
+    @property
+    def entries(self) -> tuple[Entry, ...]:
+        """The events in effect, in order."""
+        out: list[Entry] = []
+        entry = self.last
+        while entry is not None:
+            out.append(entry)
+            entry = entry.before
+        return tuple(reversed(out))
 
 
 @dataclass(frozen=True)
@@ -210,10 +229,10 @@ def step(fold: Fold, event: object, seq: int | None = None) -> Fold:
         return dataclasses.replace(fold.previous, read=number)
     if kind == AMEND:
         plan = amend(fold, read_amendment(checked, fold.setup))
-        return Fold(fold.setup, _after(plan.state, fold.state), plan.entries, number, fold,
-                    (*fold.amendments, number))
+        return Fold(fold.setup, _after(plan.state, fold.state), _chain(plan.entries), number,
+                    fold, (*fold.amendments, number))
     state = game_of(fold.setup).apply(fold.state, checked)
-    return Fold(fold.setup, state, (*fold.entries, Entry(number, checked, state)), number, fold,
+    return Fold(fold.setup, state, Entry(number, checked, state, fold.last), number, fold,
                 fold.amendments)
 
 
@@ -253,13 +272,13 @@ def read_amendment(event: Mapping[str, Any], setup: GameSetup) -> Amendment:
     return Amendment(target, replacement, reason.strip(), frozenset(remove))
 
 
-def _position(fold: Fold, target: int) -> int:
-    for index, entry in enumerate(fold.entries):
+def _position(entries: tuple[Entry, ...], read: int, target: int) -> int:
+    for index, entry in enumerate(entries):
         if entry.seq == target:
             return index
-    if target > fold.read:
+    if target > read:
         raise MalformedAmendmentError(
-            f"there is no update {target} yet: the log has {fold.read} update(s)")
+            f"there is no update {target} yet: the log has {read} update(s)")
     raise MalformedAmendmentError(
         f"update {target} is not an event in effect (it was undone or removed, or it is an "
         "undo or an amendment): amend an event the history shows in effect; an amended event "
@@ -270,23 +289,24 @@ def plan(fold: Fold, amendment: Amendment) -> Plan:
     """The corrected log folded again from the amended event on, every later event re-checked
     by the rules. Later events that no longer hold are left out and named in ``broken``; a
     refused replacement, or a removal that still holds, raises."""
-    index = _position(fold, amendment.target)
-    outside = amendment.remove - {e.seq for e in fold.entries[index + 1:]}
+    entries = fold.entries
+    index = _position(entries, fold.read, amendment.target)
+    outside = amendment.remove - {e.seq for e in entries[index + 1:]}
     if outside:
         raise MalformedAmendmentError(
             f"only later events in effect can be removed with the amendment of update "
             f"{amendment.target}, not {', '.join(str(n) for n in sorted(outside))}")
     game = game_of(fold.setup)
-    state = fold.entries[index - 1].state if index else start(fold.setup)
+    state = entries[index - 1].state if index else start(fold.setup)
     try:
         state = game.apply(state, amendment.event)
     except ValueError as exc:
         kind = (AmendedEventRefusedError if isinstance(exc, RuleRefusalError)
                 else AmendedEventInvalidError)
         raise kind(f"the amended update {amendment.target} is refused: {exc}") from exc
-    kept = [*fold.entries[:index], Entry(amendment.target, amendment.event, state)]
+    kept = [*entries[:index], Entry(amendment.target, amendment.event, state)]
     broken: list[Broken] = []
-    for entry in fold.entries[index + 1:]:
+    for entry in entries[index + 1:]:
         try:
             after = game.apply(state, entry.event)
         except ValueError as exc:
