@@ -81,8 +81,10 @@
     function render() {
       renderCommon(t);
       SK.confirmBox(t, (last, me) => `<h2>Hand ${last.hand_no}</h2><p>You: <b>${sign((last.deltas || {})[me] || 0)}</b></p>`, "My score is right");
+      SK.amendNotice(t);
     }
     SK.onConfirm(t);
+    SK.onReconfirm(t);
     render();
     return;
   }
