@@ -81,6 +81,8 @@ def test_amend_a_meld_in_hand_one_refused_then_amended_and_every_device_follows(
 
     tablet.goto(f"{server.url}/t/{tid}/history")
     expect(tablet.locator("#chart svg")).to_contain_text("Ann 42")
+    hand = tablet.locator("#hands tr[data-hand='1'] [data-amend]")
+    expect(hand).to_have_attribute("data-amend", "7")  # hand 1 is amended by its End hand
     tablet.click("#log tr[data-seq='2'] [data-amend]")
     cards = tablet.locator("#amend-box [data-path='[\"cards\"]']")
     expect(cards).to_have_value("7cl 8cl 9cl")
@@ -136,7 +138,8 @@ def test_amend_a_toss_hearts_hand_from_the_history_page(server: ServerThread, co
     ann = display.locator("#standings-table tr[data-player='Ann'] [data-total]")
     expect(ann).to_have_text("13")
     tablet.goto(f"{server.url}/t/{created['table_id']}/history")
-    tablet.click("#log tr[data-seq='1'] [data-amend]")
+    tablet.click("#hands tr[data-hand='1'] [data-amend]")  # the hand, from the Hands table
+    expect(tablet.locator("#amend-box h2")).to_have_text("Amend #1")
     tablet.locator("#amend-box [data-path='[\"entry\",\"taken\",\"Ann\"]']").fill("2he")
     tablet.locator("#amend-box [data-path='[\"entry\",\"taken\",\"Bob\"]']").fill("Qsp")
     tablet.fill("#amend-reason", "the queen went to Bob")

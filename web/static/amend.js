@@ -13,7 +13,7 @@ SK.Amend = class {
     this.keeper = t.role && t.role.kind === "keeper";
     this.box = SK.$("#amend-box");
     if (!this.keeper || !this.box) return;
-    SK.$("#log").addEventListener("click", (ev) => {
+    document.addEventListener("click", (ev) => {
       const b = ev.target.closest("[data-amend]"); if (b) this.open(+b.dataset.amend);
     });
     this.box.addEventListener("click", (ev) => {
@@ -28,6 +28,13 @@ SK.Amend = class {
     const type = row.event.type;
     if (!this.keeper || type === "undo" || type === "amend" || note.undone_by || note.removed_by) return "";
     return ` <button type="button" class="small" data-amend="${row.seq}">Amend</button>`;
+  }
+  /* the Amend button of a finished hand: the event that recorded it (End hand, or a rules-pack
+     game's hand entry), found on the timeline of the events in effect */
+  handButton(handNo, timeline) {
+    if (!this.keeper) return "";
+    const point = (timeline || []).find((p) => p.seq && p.hand_no === handNo && ["end-hand", "hand"].includes((this.current(p.seq) || {}).type));
+    return point ? ` <button type="button" class="small" data-amend="${point.seq}" data-amend-hand="${handNo}">Amend</button>` : "";
   }
   players() { return (this.t.setup && this.t.setup.players || []).map((p) => (typeof p === "string" ? p : p.name)); }
   /* the event as it now stands: its latest amendment in effect, else as logged */

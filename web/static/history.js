@@ -43,7 +43,7 @@
       amend.events = e.data.events; amend.notes = h.data.notes || {};
       SK.$("#chart").innerHTML = chart(h.data.timeline || h.data.points, h.data.boards);
       SK.$("#hands").innerHTML = h.data.hands.length ? `<table class="grid"><tr><th>Hand</th>${owners.map((o) => `<th class="num">${SK.esc(o)}</th>`).join("")}</tr>` +
-        h.data.hands.map((x) => `<tr><td>${x.hand_no}</td>${owners.map((o) => { const d = (x.deltas || {})[o] || 0; return `<td class="num ${SK.tone(d, lowerWins())}">${d > 0 ? "+" : ""}${d}</td>`; }).join("")}</tr>`).join("") +
+        h.data.hands.map((x) => `<tr data-hand="${x.hand_no}"><td>${x.hand_no}${amend.handButton(x.hand_no, h.data.timeline)}</td>${owners.map((o) => { const d = (x.deltas || {})[o] || 0; return `<td class="num ${SK.tone(d, lowerWins())}">${d > 0 ? "+" : ""}${d}</td>`; }).join("")}</tr>`).join("") +
         `<tr><th>Total</th>${h.data.boards.map((b) => `<th class="num">${b.score}</th>`).join("")}</tr></table>` : `<p class="muted">No hand finished yet.</p>`;
       SK.$("#log").innerHTML = logHTML(e.data.events, h.data.notes || {}, lowerWins());
     }, 150);
