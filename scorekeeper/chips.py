@@ -20,7 +20,7 @@ from typing import Any, Final
 
 from scorekeeper.errors import InvalidInputError
 from scorekeeper.games import GAMES
-from scorekeeper.outline import JsonObject
+from scorekeeper.outline import Incoming, JsonObject
 from scorekeeper.rulesets import TOSS_RUMMY
 
 DEFAULT_CHIPS_PER_POINTS: Final = 10
@@ -163,7 +163,7 @@ def settle_toss_rummy(
 
 
 def _check_teams(
-    teams: Any, totals: Mapping[str, int]
+    teams: object, totals: Mapping[str, int]
 ) -> dict[str, list[str]]:
     if not isinstance(teams, Mapping):
         raise ChipError('"teams" must be an object of team name -> [member names]')
@@ -191,7 +191,7 @@ def _check_teams(
     return members
 
 
-def _toss_rummy_game(data: dict[str, Any]) -> dict[str, Any]:
+def _toss_rummy_game(data: Incoming) -> JsonObject:
     known = {"game", "chips_per_points", "totals", "teams", "decks"}
     unknown = sorted(set(data) - known)
     if unknown:
@@ -206,18 +206,23 @@ def _toss_rummy_game(data: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(totals, dict):
         raise ChipError('toss-rummy chips need "totals": {"name": points, ...}')
     per = data.get("chips_per_points", DEFAULT_CHIPS_PER_POINTS)
-    return settle_toss_rummy(totals, per, data.get("teams")).to_json()
+    if isinstance(per, bool) or not isinstance(per, int):
+        raise ChipError(f"chips_per_points must be a whole number of 1 or more, not {per!r}")
+    teams = data.get("teams")
+    if teams is not None and not isinstance(teams, Mapping):
+        raise ChipError('"teams" must be an object of team name -> [member names]')
+    return settle_toss_rummy(totals, per, teams).to_json()
 
 
 #: Chip games by the ``"game"`` name of their JSON input; each maps the input to its result.
 #: Toss Rummy's settlement is here; the other games' chip rules live in their rules packs.
-CHIP_GAMES: Final[dict[str, Callable[[dict[str, Any]], dict[str, Any]]]] = {
+CHIP_GAMES: Final[dict[str, Callable[[Incoming], Mapping[str, object]]]] = {
     TOSS_RUMMY: _toss_rummy_game,
     **{name: pack.chips for name, pack in GAMES.items() if pack.has_chips},
 }
 
 
-def settle(data: Any) -> dict[str, Any]:
+def settle(data: object) -> Mapping[str, object]:
     """Settle the chip game named by ``data["game"]`` (see :data:`CHIP_GAMES`).
 
     >>> settle({"game": "toss-rummy", "totals": {"ann": 1010, "bob": 1000}})["net"]

@@ -24,7 +24,7 @@ from scorekeeper.engine.game import TossGame
 from scorekeeper.engine.state import SetupError
 from scorekeeper.games import GAMES as PACKS
 from scorekeeper.games.base import UnknownGameError
-from scorekeeper.outline import JsonObject, StateOutline
+from scorekeeper.outline import Incoming, JsonObject, StateOutline
 from scorekeeper.pegboard import PegBoard
 from scorekeeper.rulesets import COMPLEX, RULESETS
 
@@ -91,15 +91,15 @@ class Game(Protocol[SetupT, StateT]):
     @property
     def max_players(self) -> int: ...
 
-    def describe(self) -> dict[str, Any]: ...
+    def describe(self) -> JsonObject: ...
 
-    def read_setup(self, data: Mapping[str, Any]) -> SetupT: ...
+    def read_setup(self, data: Incoming) -> SetupT: ...
 
-    def setup_json(self, setup: SetupT) -> dict[str, Any]: ...
+    def setup_json(self, setup: SetupT) -> JsonObject: ...
 
     def start(self, setup: SetupT) -> StateT: ...
 
-    def apply(self, state: StateT, event: Mapping[str, Any]) -> StateT: ...
+    def apply(self, state: StateT, event: Incoming) -> StateT: ...
 
 
 AnyGame = Game[Any, Any]
@@ -133,7 +133,7 @@ def game_of(setup: GameSetup) -> AnyGame:
     return get_game(setup.game)
 
 
-def read_setup(data: Mapping[str, Any]) -> GameSetup:
+def read_setup(data: Incoming) -> GameSetup:
     """A table setup from JSON: ``"game"`` names the game (Complex Toss Rummy when absent,
     or the ruleset the Toss ``options`` name)."""
     if not isinstance(data, Mapping):
@@ -149,7 +149,7 @@ def read_setup(data: Mapping[str, Any]) -> GameSetup:
     return setup
 
 
-def setup_json(setup: GameSetup) -> dict[str, Any]:
+def setup_json(setup: GameSetup) -> JsonObject:
     """The setup as JSON that :func:`read_setup` reads back (with its ``"game"``)."""
     out: dict[str, Any] = game_of(setup).setup_json(setup)
     return out

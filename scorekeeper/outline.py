@@ -75,3 +75,10 @@ class StateOutline(TypedDict):
     corrections: NotRequired[list[JsonObject]]
     engine: NotRequired[str]
     chips: NotRequired[JsonObject | None]
+
+#: A JSON object read from input: its values are checked where they are read.
+Incoming: TypeAlias = Mapping[str, object]
+#: The value of one option of a game.
+OptionValue: TypeAlias = int | str | bool | list[int] | None
+#: A game's options by name.
+OptionValues: TypeAlias = Mapping[str, OptionValue]

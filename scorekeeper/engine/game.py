@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from scorekeeper.engine.rules import EVENT_TYPES, apply
 from scorekeeper.engine.state import (
@@ -22,6 +22,7 @@ from scorekeeper.engine.state import (
     TableSetup,
     initial_state,
 )
+from scorekeeper.outline import Incoming, JsonObject
 from scorekeeper.rulesets import RULESET_TITLES, Ruleset, TossOptions
 
 #: The seed file of both Toss rulesets.
@@ -49,14 +50,14 @@ class TossGame:
     def title(self) -> str:
         return RULESET_TITLES[self.name]
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JsonObject:
         """What the start page and ``scorekeeper games`` show of this game."""
         return {"name": self.name, "title": self.title, "seed": TOSS_SEED, "engine": self.engine,
                 "deck": "toss", "players": {"min": self.min_players, "max": self.max_players},
                 "lower_wins": False, "chips": False, "summary": TOSS_SUMMARIES[self.name],
                 "goal": TossOptions(ruleset=self.name).resolved_goal}
 
-    def read_setup(self, data: Mapping[str, Any]) -> TableSetup:
+    def read_setup(self, data: Incoming) -> TableSetup:
         """A setup from JSON (``players``, ``teams``, ``colours``, ``options``); the ruleset is
         this game's (a ``"ruleset"`` option naming the other one is refused)."""
         if not isinstance(data, Mapping):
@@ -68,11 +69,11 @@ class TossGame:
         fields["options"] = {**options, "ruleset": self.name}
         return TableSetup.from_json(fields)
 
-    def setup_json(self, setup: TableSetup) -> dict[str, Any]:
+    def setup_json(self, setup: TableSetup) -> JsonObject:
         return {"game": self.name, **setup.to_json()}
 
     def start(self, setup: TableSetup) -> GameState:
         return initial_state(setup)
 
-    def apply(self, state: GameState, event: Mapping[str, Any]) -> GameState:
+    def apply(self, state: GameState, event: Incoming) -> GameState:
         return apply(state, event)

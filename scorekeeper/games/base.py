@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 from scorekeeper import cards
 from scorekeeper.cards import STANDARD, Card, DeckKind, check_cards
 from scorekeeper.errors import InvalidInputError, RuleRefusalError, ScorekeeperError
-from scorekeeper.outline import JsonObject
+from scorekeeper.outline import Incoming, JsonObject, OptionValue, OptionValues
 
 if TYPE_CHECKING:
     from scorekeeper.games.session import SessionSetup, SessionState
@@ -125,7 +125,7 @@ class Option:
     minimum: int | None = None
     nullable: bool = False
 
-    def check(self, value: Any) -> Any:
+    def check(self, value: object) -> OptionValue:
         """Validate one value of this option, returning it."""
         if value is None and self.nullable:
             return None
@@ -211,14 +211,14 @@ class RulesPack(ABC):
 
     # -- the Game protocol (scorekeeper.game): a whole game as a fold over its events ------
 
-    def read_setup(self, data: Mapping[str, Any]) -> SessionSetup:
+    def read_setup(self, data: Incoming) -> SessionSetup:
         """A table of this game from JSON: players, options, decks, colours, start chips."""
         from scorekeeper.games.session import SessionSetup
 
         return SessionSetup.from_json(
             {**data, "game": self.name} if isinstance(data, Mapping) else data)
 
-    def setup_json(self, setup: SessionSetup) -> dict[str, Any]:
+    def setup_json(self, setup: SessionSetup) -> JsonObject:
         return setup.to_json()
 
     def start(self, setup: SessionSetup) -> SessionState:
@@ -226,7 +226,7 @@ class RulesPack(ABC):
 
         return initial_session(setup)
 
-    def apply(self, state: SessionState, event: Mapping[str, Any]) -> SessionState:
+    def apply(self, state: SessionState, event: Incoming) -> SessionState:
         from scorekeeper.games.session import apply_session
 
         return apply_session(state, event)
@@ -235,7 +235,7 @@ class RulesPack(ABC):
         """The points of one card in this game (deadwood or penalty value)."""
         return 0
 
-    def resolve_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    def resolve_options(self, given: Incoming | None = None) -> dict[str, OptionValue]:
         """Every option of this game, with the defaults filled in; unknown names are refused.
 
         >>> from scorekeeper.games import get_game
@@ -256,8 +256,8 @@ class RulesPack(ABC):
     def score(
         self,
         totals: Mapping[str, int],
-        entry: Mapping[str, Any],
-        options: Mapping[str, Any] | None = None,
+        entry: Incoming,
+        options: OptionValues | None = None,
         decks: int = 1,
     ) -> HandScore:
         """Score one hand from the totals before it and the keeper's entry."""
@@ -265,7 +265,7 @@ class RulesPack(ABC):
     def game_end(
         self,
         totals: Mapping[str, int],
-        options: Mapping[str, Any] | None = None,
+        options: OptionValues | None = None,
         hands_played: int = 0,
     ) -> tuple[bool, str | None]:
         """The game-end test: whether the game is over with these totals after
@@ -273,7 +273,7 @@ class RulesPack(ABC):
         (game not over) or, where no hand is left to play, ends with no single winner (None)."""
         return False, None
 
-    def score_json(self, data: Mapping[str, Any]) -> dict[str, Any]:
+    def score_json(self, data: Incoming) -> JsonObject:
         """Score one hand from a JSON object: ``totals``, ``decks``, the options by name (at the
         top level or under ``options``) and the entry fields."""
         if not isinstance(data, Mapping):
@@ -331,21 +331,21 @@ list every player in "totals" or "players"
                 ' list every player in "totals" or "players"'
             )
 
-    def chips(self, data: Mapping[str, Any]) -> dict[str, Any]:
+    def chips(self, data: Incoming) -> Mapping[str, object]:
         """Settle a chip game over a sequence of hands (only games with chips)."""
         raise NoChipGameError(f"{self.title} has no chip game")
 
     #: The fewest chips a player may start this game's chip game with (``start_chips``).
     min_start_chips: ClassVar[int] = 0
 
-    def chip_hand(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> dict[str, Any]:
+    def chip_hand(self, entry: Incoming, details: Incoming) -> dict[str, object]:
         """One scored hand (the keeper's entry and the hand's details) as this game's chip
         settlement reads it; a hand the chip game cannot settle raises :class:`GameError`."""
         raise NoChipGameError(f"{self.title} has no chip game")
 
     def chip_standing(self, players: Sequence[str], start_chips: int | None,
-                      options: Mapping[str, Any], decks: int,
-                      hands: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+                      options: OptionValues, decks: int,
+                      hands: Sequence[Incoming]) -> JsonObject:
         r"""Everyone's chips after ``hands`` (from :meth:`chip_hand`): ``counts``, the ``pot``,
         the chips each ``start``\ ed with, whether the chip game is over (``game_over``) and a
         ``note`` on how it goes."""
@@ -357,7 +357,7 @@ list every player in "totals" or "players"
 
     # -- what the pages show ------------------------------------------------------------------
 
-    def ui_hints(self) -> dict[str, Any]:
+    def ui_hints(self) -> JsonObject:
         """What the pages show of this game beyond its options and hand form; a game changes
         what differs. ``{goal}`` and ``{start}`` in a note are filled in by the page.
 
@@ -386,11 +386,12 @@ list every player in "totals" or "players"
             "start_chips_help": None,
         }
 
-    def hand_summary(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> str:
+    def hand_summary(self, entry: Incoming, details: Incoming) -> str:
         """One line saying what happened in a scored hand, for the list of hands."""
-        return "; ".join(str(note) for note in details.get("notes", []))
+        notes = details.get("notes")
+        return "; ".join(str(note) for note in notes) if isinstance(notes, list) else ""
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JsonObject:
         """Everything the web app needs to offer this game: options and the hand form."""
         return {
             "name": self.name,
@@ -410,21 +411,22 @@ list every player in "totals" or "players"
 
 # --- reading the keeper's entry --------------------------------------------------------------
 
-def read_decks(data: Mapping[str, Any]) -> int:
+def read_decks(data: Incoming) -> int:
     decks = data.get("decks", 1)
     if isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= MAX_DECKS:
         raise HandEntryError(f'"decks" must be a whole number from 1 to {MAX_DECKS}, not {decks!r}')
     return decks
 
 
-def check_fields(data: Mapping[str, Any], known: Sequence[str], where: str) -> None:
+def check_fields(data: Incoming, known: Sequence[str], where: str) -> None:
     """Refuse unknown fields (a typo must not be silently ignored)."""
     unknown = sorted(set(data) - set(known))
     if unknown:
         raise HandEntryError(f"{where} has no field {unknown[0]!r} (fields: {', '.join(known)})")
 
 
-def read_int(value: Any, what: str, minimum: int | None = None, maximum: int | None = None) -> int:
+def read_int(value: object, what: str, minimum: int | None = None,
+             maximum: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise HandEntryError(f"{what} must be a whole number, not {value!r}")
     if minimum is not None and value < minimum:
@@ -434,13 +436,29 @@ def read_int(value: Any, what: str, minimum: int | None = None, maximum: int | N
     return value
 
 
-def read_bool(value: Any, what: str) -> bool:
+def int_option(options: OptionValues, name: str) -> int | None:
+    """A whole-number option (or None where the option may be unset)."""
+    value = options[name]
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    raise GameOptionError(f"option {name!r} is a whole number, not {value!r}")
+
+
+def int_list_option(options: OptionValues, name: str) -> list[int] | None:
+    """A list-of-whole-numbers option (or None where the option may be unset)."""
+    value = options[name]
+    if value is None or isinstance(value, list):
+        return value
+    raise GameOptionError(f"option {name!r} is a list of whole numbers, not {value!r}")
+
+
+def read_bool(value: object, what: str) -> bool:
     if not isinstance(value, bool):
         raise HandEntryError(f"{what} must be true or false, not {value!r}")
     return value
 
 
-def read_totals(value: Any) -> dict[str, int]:
+def read_totals(value: object) -> dict[str, int]:
     if not isinstance(value, Mapping):
         raise HandEntryError('"totals" must be an object of player name -> points')
     out: dict[str, int] = {}
@@ -450,7 +468,7 @@ def read_totals(value: Any) -> dict[str, int]:
     return out
 
 
-def check_name(name: Any, where: str) -> str:
+def check_name(name: object, where: str) -> str:
     if not isinstance(name, str) or not name.strip():
         raise HandEntryError(f"{where}: a player's name must be a non-empty string, not {name!r}")
     return name
@@ -484,7 +502,7 @@ class Roster:
             if name not in self.names:
                 raise HandEntryError(f'{name!r} has a total but is not among "players"')
 
-    def name(self, value: Any, what: str) -> str:
+    def name(self, value: object, what: str) -> str:
         name = check_name(value, what)
         if name not in self.names:
             if self.fixed:
@@ -494,12 +512,12 @@ class Roster:
             self.names.append(name)
         return name
 
-    def mapping(self, value: Any, what: str) -> dict[str, Any]:
+    def mapping(self, value: object, what: str) -> JsonObject:
         if not isinstance(value, Mapping):
             raise HandEntryError(f"{what} must be an object of player name -> value")
         return {self.name(k, what): v for k, v in value.items()}
 
-    def cards(self, value: Any, what: str, whose: str = "the hand of") -> dict[str, list[Card]]:
+    def cards(self, value: object, what: str, whose: str = "the hand of") -> dict[str, list[Card]]:
         """``{NAME: card codes}`` read into cards, every name checked against the roster.
 
         >>> Roster({"ann": 0}).cards({"ann": "Kcl 2he"}, '"hands"')
@@ -508,7 +526,7 @@ class Roster:
         return {name: read_cards(codes, f"{whose} {name}")
                 for name, codes in self.mapping(value, what).items()}
 
-    def names_list(self, value: Any, what: str) -> list[str]:
+    def names_list(self, value: object, what: str) -> list[str]:
         if not isinstance(value, list):
             raise HandEntryError(f"{what} must be a list of player names")
         names = [self.name(v, what) for v in value]
@@ -517,7 +535,7 @@ class Roster:
         return names
 
 
-def require(entry: Mapping[str, Any], key: str, game: str) -> Any:
+def require(entry: Incoming, key: str, game: str) -> Any:
     if key not in entry:
         raise HandEntryError(f'{game} needs "{key}" for each hand')
     return entry[key]

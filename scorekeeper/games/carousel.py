@@ -15,7 +15,7 @@ bonus, and every player adds 25 per hand won (box bonus).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Final
 
 from scorekeeper.cards import STANDARD, Card
 from scorekeeper.deadwood import face_value
@@ -28,10 +28,12 @@ from scorekeeper.games.base import (
     RulesPack,
     add_totals,
     check_deck,
+    int_option,
     reach_goal,
     read_int,
     require,
 )
+from scorekeeper.outline import Incoming, OptionValues
 
 JOKER_VALUE: Final = 25
 KNOCK_UNDER: Final = 5
@@ -72,24 +74,24 @@ class Carousel(RulesPack):
     def card_value(self, card: Card) -> int:
         return carousel_value(card)
 
-    def hand_summary(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> str:
+    def hand_summary(self, entry: Incoming, details: Incoming) -> str:
         return f"{entry.get('knocker')} knocked"
 
     def game_end(
         self,
         totals: Mapping[str, int],
-        options: Mapping[str, Any] | None = None,
+        options: OptionValues | None = None,
         hands_played: int = 0,
     ) -> tuple[bool, str | None]:
         """Over when a total reaches the goal (before the end bonuses): the highest wins; a tie
         for highest plays on."""
-        return reach_goal(totals, self.resolve_options(options)["goal"])
+        return reach_goal(totals, int_option(self.resolve_options(options), "goal"))
 
     def score(
         self,
         totals: Mapping[str, int],
-        entry: Mapping[str, Any],
-        options: Mapping[str, Any] | None = None,
+        entry: Incoming,
+        options: OptionValues | None = None,
         decks: int = 1,
     ) -> HandScore:
         opts = self.resolve_options(options)
@@ -126,7 +128,7 @@ class Carousel(RulesPack):
         notes = [f"{', '.join(winners)} undercut {knocker}" if undercut else
                  f"{knocker} won the knock"]
         game_over, winner = self.game_end(new_totals, opts)
-        if not game_over and any(t >= opts["goal"] for t in new_totals.values()):
+        if not game_over and any(t >= (int_option(opts, "goal") or 0) for t in new_totals.values()):
             notes.append("the highest totals are tied: play on")
         if winner is not None:
             new_totals[winner] += GAME_BONUS

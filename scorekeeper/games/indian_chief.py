@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any, Final
+from typing import Final
 
 from scorekeeper.cards import (
     ACE,
@@ -50,7 +50,7 @@ from scorekeeper.games.base import (
     require,
     sole_best,
 )
-from scorekeeper.outline import JsonObject
+from scorekeeper.outline import Incoming, JsonObject, OptionValues
 
 #: The seven melds and their card counts, in score-sheet order.
 MELDS: Final[dict[str, int]] = {
@@ -258,17 +258,17 @@ class IndianChief(RulesPack):
     def card_value(self, card: Card) -> int:
         return face_value(card)
 
-    def ui_hints(self) -> dict[str, Any]:
+    def ui_hints(self) -> JsonObject:
         return {**super().ui_hints(), "progress": {"label": "turn", "of": TURNS},
                 "meld_names": dict(MELD_TITLES)}
 
-    def hand_summary(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> str:
+    def hand_summary(self, entry: Incoming, details: Incoming) -> str:
         return f"turn {entry.get('turn')}"
 
     def game_end(
         self,
         totals: Mapping[str, int],
-        options: Mapping[str, Any] | None = None,
+        options: OptionValues | None = None,
         hands_played: int = 0,
     ) -> tuple[bool, str | None]:
         """Over after the seventh turn: the highest total wins (None on a tie)."""
@@ -279,8 +279,8 @@ class IndianChief(RulesPack):
     def score(
         self,
         totals: Mapping[str, int],
-        entry: Mapping[str, Any],
-        options: Mapping[str, Any] | None = None,
+        entry: Incoming,
+        options: OptionValues | None = None,
         decks: int = 1,
     ) -> HandScore:
         self.resolve_options(options)

@@ -12,7 +12,7 @@ reaches the goal, highest winning.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Final
 
 from scorekeeper.cards import STANDARD, Card
 from scorekeeper.deadwood import face_value
@@ -25,10 +25,12 @@ from scorekeeper.games.base import (
     RulesPack,
     add_totals,
     check_deck,
+    int_option,
     reach_goal,
     read_bool,
     require,
 )
+from scorekeeper.outline import Incoming, OptionValues
 
 RUMMY_FACTOR: Final = 2
 
@@ -54,22 +56,22 @@ class Rummy(RulesPack):
     def card_value(self, card: Card) -> int:
         return face_value(card)
 
-    def hand_summary(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> str:
+    def hand_summary(self, entry: Incoming, details: Incoming) -> str:
         return f"{entry.get('winner')} went out{' (rummy)' if entry.get('rummy') else ''}"
 
     def game_end(
         self,
         totals: Mapping[str, int],
-        options: Mapping[str, Any] | None = None,
+        options: OptionValues | None = None,
         hands_played: int = 0,
     ) -> tuple[bool, str | None]:
-        return reach_goal(totals, self.resolve_options(options)["goal"])
+        return reach_goal(totals, int_option(self.resolve_options(options), "goal"))
 
     def score(
         self,
         totals: Mapping[str, int],
-        entry: Mapping[str, Any],
-        options: Mapping[str, Any] | None = None,
+        entry: Incoming,
+        options: OptionValues | None = None,
         decks: int = 1,
     ) -> HandScore:
         opts = self.resolve_options(options)

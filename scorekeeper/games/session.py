@@ -27,7 +27,7 @@ from typing import Any, Final
 from scorekeeper.errors import InvalidInputError, RuleRefusalError
 from scorekeeper.games import get_game
 from scorekeeper.games.base import GameError, HandEntryError, RulesPack, read_decks
-from scorekeeper.outline import JsonObject, StateOutline
+from scorekeeper.outline import Incoming, JsonObject, StateOutline
 from scorekeeper.pegboard import PEG_COLOURS, PegBoard
 
 SESSION_EVENT_TYPES: Final[tuple[str, ...]] = ("hand", "correction", "undo")
@@ -61,7 +61,7 @@ class SessionSetup:
         return get_game(self.game)
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> SessionSetup:
+    def from_json(cls, data: Incoming) -> SessionSetup:
         """Validate a setup: a known game, the right number of distinct players, its options.
 
         >>> SessionSetup.from_json({"game": "tong-its", "players": ["ann", "bob"]})
@@ -82,7 +82,10 @@ list every player in "totals" or "players"
         if len(set(names)) != len(names):
             raise SessionError("every player needs a different name")
         pack.check_players(names)
-        options = pack.resolve_options(data.get("options") or {})
+        given = data.get("options") or {}
+        if not isinstance(given, Mapping):
+            raise SessionError('"options" must be an object of option name -> value')
+        options = pack.resolve_options(given)
         decks = read_decks(data)
         colours = data.get("colours") or {}
         if not isinstance(colours, Mapping):
@@ -165,7 +168,7 @@ class SessionState:
             "hand_no": self.hand_no,
             "winner": self.winner,
             "lower_wins": pack.lower_wins,
-            "lowest_first": pack.ui_hints()["lowest_first"],
+            "lowest_first": bool(pack.ui_hints()["lowest_first"]),
             "options": dict(self.setup.options),
             "turn": None,
             "dealer": None,
@@ -218,7 +221,7 @@ def replay_session(setup: SessionSetup, events: Iterable[Mapping[str, Any]]) -> 
     return state
 
 
-def apply_session(state: SessionState, event: Mapping[str, Any]) -> SessionState:
+def apply_session(state: SessionState, event: Incoming) -> SessionState:
     """Apply one event; raises a :class:`GameError` and leaves ``state`` as it was on refusal."""
     if not isinstance(event, Mapping):
         raise SessionEventError("an event must be a JSON object with a \"type\"")
@@ -241,7 +244,7 @@ def apply_session(state: SessionState, event: Mapping[str, Any]) -> SessionState
     )
 
 
-def _hand(state: SessionState, event: Mapping[str, Any]) -> SessionState:
+def _hand(state: SessionState, event: Incoming) -> SessionState:
     entry = event.get("entry")
     if not isinstance(entry, Mapping):
         raise HandEntryError('a hand needs "entry": the fields of the hand form')
@@ -268,7 +271,7 @@ def _hand(state: SessionState, event: Mapping[str, Any]) -> SessionState:
                         result.winner, result.game_over, state, state.events_applied + 1)
 
 
-def _correction(state: SessionState, event: Mapping[str, Any]) -> SessionState:
+def _correction(state: SessionState, event: Incoming) -> SessionState:
     target, points, reason = event.get("target"), event.get("points"), event.get("reason")
     if target not in state.totals:
         raise SessionError(f"a correction needs \"target\": one of {', '.join(state.totals)}")

@@ -30,6 +30,7 @@ from scorekeeper.games.base import (
     require,
     sole_best,
 )
+from scorekeeper.outline import Incoming, JsonObject, OptionValues
 
 #: The rank wild in hand 1 (one rank up each hand after).
 FIRST_WILD: Final = three_thirteen(1).wild_rank
@@ -54,19 +55,20 @@ class ThreeThirteen(RulesPack):
     def card_value(self, card: Card) -> int:
         return face_value(card)
 
-    def ui_hints(self) -> dict[str, Any]:
+    def ui_hints(self) -> JsonObject:
         return {**super().ui_hints(), "wild_rank": {"first": FIRST_WILD},
                 "progress": {"label": "hand", "of": THREE_THIRTEEN_HANDS}}
 
-    def hand_summary(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> str:
+    def hand_summary(self, entry: Incoming, details: Incoming) -> str:
         """The hand's wild rank: ``Jacks wild``."""
-        rank = three_thirteen(int(entry.get("hand_no", 1))).wild_rank or 0
+        hand_no = entry.get("hand_no", 1)
+        rank = three_thirteen(hand_no if isinstance(hand_no, int) else 1).wild_rank or 0
         return f"{RANK_NAMES.get(rank, '?').capitalize()}s wild"
 
     def game_end(
         self,
         totals: Mapping[str, int],
-        options: Mapping[str, Any] | None = None,
+        options: OptionValues | None = None,
         hands_played: int = 0,
     ) -> tuple[bool, str | None]:
         """Over after hand 11: the lowest total wins (None on a tie)."""
@@ -77,8 +79,8 @@ class ThreeThirteen(RulesPack):
     def score(
         self,
         totals: Mapping[str, int],
-        entry: Mapping[str, Any],
-        options: Mapping[str, Any] | None = None,
+        entry: Incoming,
+        options: OptionValues | None = None,
         decks: int = 1,
     ) -> HandScore:
         self.resolve_options(options)

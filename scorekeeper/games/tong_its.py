@@ -15,9 +15,9 @@ who wins two hands in a row, else it carries.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import Final, TypedDict
 
-from scorekeeper.cards import ACE, STANDARD, Card, parse_cards
+from scorekeeper.cards import ACE, STANDARD, Card, read_cards
 from scorekeeper.deadwood import TONG_ITS, face_value, solve
 from scorekeeper.games.base import (
     Field,
@@ -32,6 +32,7 @@ from scorekeeper.games.base import (
     read_decks,
     read_int,
 )
+from scorekeeper.outline import Incoming, JsonObject, OptionValues
 
 ANTE: Final = 2
 WINS: Final = ("tongit", "challenged-draw", "draw", "stock")
@@ -62,10 +63,29 @@ def tong_its_payment(win: str, concealed_fours: int, aces: int, loser_opened: bo
     )
 
 
+#: Chips one loser pays the winner of a hand ("from" is a keyword in Python, a key in JSON).
+Payment = TypedDict("Payment", {"from": str, "to": str, "chips": int})
+
+
+class HandChips(TypedDict):
+    """One hand of the chip game: its payments and the pot after it (and who took it)."""
+
+    payments: list[Payment]
+    pot: int
+    pot_to: str | None
+
+
+class TongItsChips(TypedDict):
+    """The chip game over a sequence of hands: each hand, and every player's net chips."""
+
+    hands: list[HandChips]
+    net: dict[str, int]
+
+
 def pay_winner(
     ledger: dict[str, int], winner: str, win: str, concealed_fours: int, aces: int,
     not_opened: Sequence[str],
-) -> list[dict[str, Any]]:
+) -> list[Payment]:
     """Every other player in ``ledger`` pays the winner (:func:`tong_its_payment`); the chips
     are moved in ``ledger`` and the payments returned.
 
@@ -74,7 +94,7 @@ def pay_winner(
     ([{'from': 'bob', 'to': 'ann', 'chips': 2}, {'from': 'cy', 'to': 'ann', 'chips': 3}], \
 {'ann': 5, 'bob': -2, 'cy': -3})
     """
-    payments: list[dict[str, Any]] = []
+    payments: list[Payment] = []
     for loser in list(ledger):
         if loser == winner:
             continue
@@ -156,8 +176,8 @@ class TongIts(RulesPack):
     def score(
         self,
         totals: Mapping[str, int],
-        entry: Mapping[str, Any],
-        options: Mapping[str, Any] | None = None,
+        entry: Incoming,
+        options: OptionValues | None = None,
         decks: int = 1,
     ) -> HandScore:
         self.resolve_options(options)
@@ -213,7 +233,7 @@ class TongIts(RulesPack):
         details = {"hand_winner": winner, "deadwood": deadwood, "payments": payments}
         return HandScore(hand, new_totals, False, None, rule, details)
 
-    def ui_hints(self) -> dict[str, Any]:
+    def ui_hints(self) -> JsonObject:
         # Totals are the chips paid hand by hand (lower_wins is about deadwood): most leads.
         return {**super().ui_hints(), "lowest_first": False,
                 "start_chips_help": "Empty or 0: counts start at 0 and a count below 0 is what"
@@ -223,27 +243,27 @@ class TongIts(RulesPack):
                 "standings_note": "Totals are the chips paid to hand winners (antes and the pot"
                                   " under Chips)."}
 
-    def hand_summary(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> str:
+    def hand_summary(self, entry: Incoming, details: Incoming) -> str:
         win = entry.get("win")
         return f"{WIN_NAMES.get(str(win), win)}; won by {details.get('hand_winner')}"
 
-    def chips(self, data: Mapping[str, Any]) -> dict[str, Any]:
+    def chips(self, data: Incoming) -> Mapping[str, object]:
         return tong_its_chips(data)
 
-    def chip_hand(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> dict[str, Any]:
+    def chip_hand(self, entry: Incoming, details: Incoming) -> dict[str, object]:
         """The hand's winner, how, the concealed fours in the winner's hand and the aces the
         winner held in hand or in own melds (docs/rules.md section 4)."""
         winner = str(details.get("hand_winner"))
-        held = parse_cards((entry.get("hands") or {}).get(winner, []))
-        melded = parse_cards((entry.get("exposed") or {}).get(winner, []))
+        held, melded = (_cards_of(entry.get(key), winner) for key in ("hands", "exposed"))
+        not_opened = entry.get("not_opened")
         return {"winner": winner, "win": entry.get("win"),
                 "concealed_fours": min(MAX_FOURS, concealed_fours(held)),
                 "aces": sum(c.rank == ACE for c in [*held, *melded]),
-                "not_opened": list(entry.get("not_opened") or [])}
+                "not_opened": list(not_opened) if isinstance(not_opened, list) else []}
 
     def chip_standing(self, players: Sequence[str], start_chips: int | None,
-                      options: Mapping[str, Any], decks: int,
-                      hands: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+                      options: OptionValues, decks: int,
+                      hands: Sequence[Incoming]) -> JsonObject:
         """Counts start at ``start_chips`` (0: a count is what the player won or lost)."""
         start = start_chips or 0
         result = tong_its_chips({"players": list(players), "hands": list(hands), "decks": decks})
@@ -253,6 +273,12 @@ class TongIts(RulesPack):
                 "note": f"Antes {ANTE} a hand; the pot goes to whoever wins {POT_STREAK} hands in"
                         f" a row. Counts start at {start}{'' if start else ' (no stake was set)'}:"
                         " a count below 0 is the chips that player owes the others."}
+
+
+def _cards_of(by_player: object, player: str) -> list[Card]:
+    """The cards an entry's ``{NAME: codes}`` gives one player (none when not given)."""
+    codes = by_player.get(player) if isinstance(by_player, Mapping) else None
+    return read_cards(codes, f"the cards of {player}") if codes is not None else []
 
 
 def concealed_fours(hand: Sequence[Card]) -> int:
@@ -268,7 +294,7 @@ def concealed_fours(hand: Sequence[Card]) -> int:
     return sum(n // 4 for n in counts.values())
 
 
-def _names(value: Any, what: str) -> list[str]:
+def _names(value: object, what: str) -> list[str]:
     if not isinstance(value, list) or not value:
         raise HandEntryError(f"{what} must list the players' names")
     names = [check_name(v, what) for v in value]
@@ -277,7 +303,7 @@ def _names(value: Any, what: str) -> list[str]:
     return names
 
 
-def tong_its_chips(data: Mapping[str, Any]) -> dict[str, Any]:
+def tong_its_chips(data: Incoming) -> TongItsChips:
     """Settle Tong-Its chips over a sequence of hands: antes, payments and the pot.
 
     ``net`` counts antes, payments and pots won; each hand's ``pot`` is the pot after it.
@@ -302,7 +328,7 @@ def tong_its_chips(data: Mapping[str, Any]) -> dict[str, Any]:
     pot = 0
     streak_holder: str | None = None
     streak = 0
-    out: list[dict[str, Any]] = []
+    out: list[HandChips] = []
     for number, hand in enumerate(hands, 1):
         where = f"hand {number}"
         if not isinstance(hand, Mapping):

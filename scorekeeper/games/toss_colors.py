@@ -20,7 +20,7 @@ for the next hand. No Nil bids. The game ends when a player has no chips.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import Final, TypedDict
 
 from scorekeeper.cards import TOSS
 from scorekeeper.games.base import (
@@ -34,11 +34,13 @@ from scorekeeper.games.base import (
     add_totals,
     check_fields,
     check_name,
+    int_option,
     reach_goal,
     read_bool,
     read_decks,
     read_int,
 )
+from scorekeeper.outline import Incoming, JsonObject, OptionValues
 
 BID_TRICK: Final = 10
 OVER_TRICK: Final = 5
@@ -97,8 +99,8 @@ class TossColors(RulesPack):
     def score(
         self,
         totals: Mapping[str, int],
-        entry: Mapping[str, Any],
-        options: Mapping[str, Any] | None = None,
+        entry: Incoming,
+        options: OptionValues | None = None,
         decks: int = 1,
     ) -> HandScore:
         opts = self.resolve_options(options)
@@ -160,27 +162,27 @@ class TossColors(RulesPack):
     def game_end(
         self,
         totals: Mapping[str, int],
-        options: Mapping[str, Any] | None = None,
+        options: OptionValues | None = None,
         hands_played: int = 0,
     ) -> tuple[bool, str | None]:
         """First to the goal wins; several over it: the highest; a tie for highest plays on."""
-        return reach_goal(totals, self.resolve_options(options)["goal"])
+        return reach_goal(totals, int_option(self.resolve_options(options), "goal"))
 
-    def ui_hints(self) -> dict[str, Any]:
+    def ui_hints(self) -> JsonObject:
         return {**super().ui_hints(), "start_chips": DEFAULT_START_CHIPS}
 
-    def hand_summary(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> str:
+    def hand_summary(self, entry: Incoming, details: Incoming) -> str:
         partner = " alone" if entry.get("alone") else (
             f" with {entry['partner']}" if entry.get("partner") else "")
         return (f"{entry.get('bidder')} bid {entry.get('bid')}{' Nil' if entry.get('nil') else ''}"
                 f"{partner}: {'made' if details.get('made') else 'failed'}")
 
-    def chips(self, data: Mapping[str, Any]) -> dict[str, Any]:
+    def chips(self, data: Incoming) -> Mapping[str, object]:
         return toss_colors_chips(data)
 
     min_start_chips = 1
 
-    def chip_hand(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> dict[str, Any]:
+    def chip_hand(self, entry: Incoming, details: Incoming) -> dict[str, object]:
         """The bidder, the partner and whether the bid was made; a Nil bid has no chips."""
         if entry.get("nil"):
             raise HandEntryError("a Nil bid has no place in the chip game (docs/rules.md 4)")
@@ -188,8 +190,8 @@ class TossColors(RulesPack):
                 "made": bool(details.get("made"))}
 
     def chip_standing(self, players: Sequence[str], start_chips: int | None,
-                      options: Mapping[str, Any], decks: int,
-                      hands: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+                      options: OptionValues, decks: int,
+                      hands: Sequence[Incoming]) -> JsonObject:
         """Everyone starts with ``start_chips`` (20 unless the table says otherwise)."""
         start = start_chips or DEFAULT_START_CHIPS
         result = toss_colors_chips({"players": list(players), "start_chips": start,
@@ -202,7 +204,16 @@ class TossColors(RulesPack):
                         f" {start}."}
 
 
-def toss_colors_chips(data: Mapping[str, Any]) -> dict[str, Any]:
+class ColorsChips(TypedDict):
+    """The Toss Colors chip game: the pot after each hand, everyone's chips, and whether a
+    player has run out."""
+
+    hands: list[dict[str, int]]
+    chips: dict[str, int]
+    game_over: bool
+
+
+def toss_colors_chips(data: Incoming) -> ColorsChips:
     """The Toss Colors chip game over a sequence of hands (docs/rules.md section 4).
 
     >>> toss_colors_chips({"players": ["ann", "bob", "cy"], "start_chips": 10,

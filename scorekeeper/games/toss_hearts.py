@@ -27,9 +27,11 @@ from scorekeeper.games.base import (
     Roster,
     RulesPack,
     check_deck,
+    int_option,
     read_bool,
     sole_best,
 )
+from scorekeeper.outline import Incoming, JsonObject, OptionValues
 
 HEART_POINTS: Final = 1
 QUEEN_OF_SPADES_POINTS: Final = 13
@@ -88,17 +90,17 @@ class TossHearts(RulesPack):
     def game_end(
         self,
         totals: Mapping[str, int],
-        options: Mapping[str, Any] | None = None,
+        options: OptionValues | None = None,
         hands_played: int = 0,
     ) -> tuple[bool, str | None]:
         """Over when a total passes the limit: the lowest wins; a tie for lowest plays on."""
-        limit = self.resolve_options(options)["limit"]
+        limit = int_option(self.resolve_options(options), "limit") or 0
         if not any(t > limit for t in totals.values()):
             return False, None
         winner = sole_best(totals, totals, lowest=True)
         return winner is not None, winner
 
-    def ui_hints(self) -> dict[str, Any]:
+    def ui_hints(self) -> JsonObject:
         hearts = [f"{rank}he" for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J",
                                             "Q", "K")]
         points = {code: self.card_value(card) for code, card in
@@ -112,8 +114,8 @@ class TossHearts(RulesPack):
     def score(
         self,
         totals: Mapping[str, int],
-        entry: Mapping[str, Any],
-        options: Mapping[str, Any] | None = None,
+        entry: Incoming,
+        options: OptionValues | None = None,
         decks: int = 1,
     ) -> HandScore:
         opts = self.resolve_options(options)
@@ -173,7 +175,8 @@ class TossHearts(RulesPack):
         game_over, winner = False, None
         if penalised is None:
             game_over, winner = self.game_end(new_totals, opts)
-            if not game_over and any(t > opts["limit"] for t in new_totals.values()):
+            limit = int_option(opts, "limit") or 0
+            if not game_over and any(t > limit for t in new_totals.values()):
                 notes.append("a total passed the limit but the lowest is tied: play on")
         rule = (f"toss-hearts: hearts 1, Qsp 13; moon={opts['moon']}, limit={opts['limit']}, "
                 f"renege_hand={opts['renege_hand']}")
@@ -183,7 +186,7 @@ class TossHearts(RulesPack):
         return HandScore(hand, new_totals, game_over, winner, rule, details)
 
 
-def _read_teams(value: Any, roster: Roster) -> dict[str, list[str]]:
+def _read_teams(value: object, roster: Roster) -> dict[str, list[str]]:
     if value is None:
         return {}
     if not isinstance(value, Mapping):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from scorekeeper.cards import ACE, QUEEN, STANDARD, Card
 from scorekeeper.games.base import (
@@ -25,9 +25,12 @@ from scorekeeper.games.base import (
     Roster,
     RulesPack,
     add_totals,
+    int_list_option,
+    int_option,
     reach_goal,
     require,
 )
+from scorekeeper.outline import Incoming, JsonObject, OptionValues
 
 DRAW_PER_QUEEN: Final = 2
 
@@ -78,7 +81,7 @@ class Tossni(RulesPack):
         Field("order", "order", "Order of going out (first out first)"),
     )
 
-    def ui_hints(self) -> dict[str, Any]:
+    def ui_hints(self) -> JsonObject:
         return {**super().ui_hints(), "counters": [
             {"name": "queens", "label": "Stacked Queens: draw", "button": "+ Queen",
              "step": DRAW_PER_QUEEN},
@@ -86,22 +89,24 @@ class Tossni(RulesPack):
         ], "counters_note": f"Each stacked Queen adds {DRAW_PER_QUEEN} cards for the next player"
                             " to draw; the count resets when someone draws."}
 
-    def hand_summary(self, entry: Mapping[str, Any], details: Mapping[str, Any]) -> str:
-        return f"out: {', '.join(str(n) for n in entry.get('order') or [])}"
+    def hand_summary(self, entry: Incoming, details: Incoming) -> str:
+        order = entry.get("order")
+        names = [str(n) for n in order] if isinstance(order, list) else []
+        return f"out: {', '.join(names)}"
 
     def game_end(
         self,
         totals: Mapping[str, int],
-        options: Mapping[str, Any] | None = None,
+        options: OptionValues | None = None,
         hands_played: int = 0,
     ) -> tuple[bool, str | None]:
-        return reach_goal(totals, self.resolve_options(options)["goal"])
+        return reach_goal(totals, int_option(self.resolve_options(options), "goal"))
 
     def score(
         self,
         totals: Mapping[str, int],
-        entry: Mapping[str, Any],
-        options: Mapping[str, Any] | None = None,
+        entry: Incoming,
+        options: OptionValues | None = None,
         decks: int = 1,
     ) -> HandScore:
         opts = self.resolve_options(options)
@@ -114,7 +119,7 @@ class Tossni(RulesPack):
         elif left:
             raise HandEntryError(f'"order" must list every player: missing {", ".join(left)}')
         n = len(order)
-        places = opts["place_points"] or list(range(n - 1, -1, -1))
+        places = int_list_option(opts, "place_points") or list(range(n - 1, -1, -1))
         if len(places) != n:
             raise GameOptionError(f'"place_points" needs {n} values (one per place), not '
                                   f"{len(places)}")
