@@ -20,6 +20,11 @@ Traceback (most recent call last):
 ...
 scorekeeper.log.UnknownEventError: unknown event type 'bogus': use one of hand, correction, \
 undo, amend
+>>> fixed = {"type": "hand", "entry": {"taken": {"bob": ["Qsp"]}}}
+>>> replay(setup, [{"type": "hand", "entry": {"taken": {"ann": ["Qsp"]}}},
+...                {"type": "amend", "target": 1, "event": fixed, "reason": "bob took it"}]
+...        ).to_json()["players"][1]["score"]
+13
 """
 
 from __future__ import annotations
