@@ -28,7 +28,7 @@ from scorekeeper.errors import InvalidInputError, RuleRefusalError
 from scorekeeper.games import get_game
 from scorekeeper.games.base import GameError, HandEntryError, RulesPack, read_decks
 from scorekeeper.outline import Incoming, JsonObject, StateOutline
-from scorekeeper.pegboard import PEG_COLOURS, PegBoard
+from scorekeeper.pegboard import PegBoard, board_colours
 
 SESSION_EVENT_TYPES: Final[tuple[str, ...]] = ("hand", "correction", "undo")
 PLAYING: Final = "playing"
@@ -90,11 +90,8 @@ list every player in "totals" or "players"
         colours = data.get("colours") or {}
         if not isinstance(colours, Mapping):
             raise SessionError('"colours" must map each player to a colour like "#e5383b"')
-        palette = list(PEG_COLOURS.values())
-        chosen = tuple(
-            (name, str(colours.get(name, palette[i % len(palette)])))
-            for i, name in enumerate(names)
-        )
+        chosen = tuple(board_colours(names, {str(k): str(v) for k, v in colours.items()}
+                                     ).items())
         start = data.get("start_chips")
         if start is not None and (isinstance(start, bool) or not isinstance(start, int)
                                   or start < pack.min_start_chips):
