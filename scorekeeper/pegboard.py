@@ -9,6 +9,8 @@ PegPosition(negative=False, thousands=0, hundreds=4, tens=3, ones=7)
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -31,6 +33,18 @@ PEG_COLOURS: Final[dict[str, str]] = {
     "orange": "#f07f1a",
 }
 
+
+
+def board_colours(owners: Sequence[str], given: Mapping[str, str]) -> dict[str, str]:
+    """Each board owner's peg colour: the one given, else the next default colour nobody was
+    given (the one way every table picks its default colours).
+
+    >>> board_colours(["ann", "bob", "cy"], {"bob": "#e5383b"})
+    {'ann': '#2f6fde', 'bob': '#e5383b', 'cy': '#e0a800'}
+    """
+    unused = [c for c in PEG_COLOURS.values() if c not in given.values()]
+    spare = itertools.cycle(unused or PEG_COLOURS.values())
+    return {owner: given[owner] if owner in given else next(spare) for owner in owners}
 
 @dataclass(frozen=True, slots=True)
 class PegPosition:

@@ -152,3 +152,11 @@ def test_each_game_describes_its_pages_and_sums_up_its_hands() -> None:
     state = log.replay(colors, [{"type": "hand", "entry": {
         "bidder": "a", "partner": "b", "bid": 3, "tricks": {"a": 2, "b": 2, "c": 1}}}])
     assert state.to_json()["hands"][0]["summary"] == "a bid 3 with b: made"
+
+
+@pytest.mark.parametrize("game", ["complex-toss-rummy", "toss-hearts"])
+def test_every_table_picks_default_colours_the_same_way(game: str) -> None:
+    setup = read_setup({"game": game, "players": ["ann", "bob", "cy"],
+                        "colours": {"bob": "#e5383b"}})
+    colours = setup_json(setup)["colours"]
+    assert colours == {"ann": "#2f6fde", "bob": "#e5383b", "cy": "#e0a800"}

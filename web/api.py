@@ -20,7 +20,6 @@ from scorekeeper.game import (
     setup_json,
 )
 from scorekeeper.games import GameError
-from scorekeeper.pegboard import PEG_COLOURS
 from scorekeeper.rulesets import TossOptions
 from web import history as history_notes
 from web.auth import get_store, request_token, require, role_for, set_token_cookie
@@ -113,12 +112,9 @@ def setup_from_json(data: dict[str, Any]) -> tuple[GameSetup, bool]:
         teams.append((name, tuple(str(m) for m in team["members"])))
         if team.get("colour"):
             team_colours[name] = str(team["colour"])
-    owners = [t for t, _ in teams] if teams else players
-    chosen = team_colours if teams else colours
-    defaults = iter(c for c in PEG_COLOURS.values() if c not in chosen.values())
-    board_colours = tuple((owner, chosen.get(owner) or next(defaults)) for owner in owners)
-    setup = engine.TableSetup(players=tuple(players), teams=tuple(teams), colours=board_colours,
-                              options=toss_options)
+    chosen = team_colours if teams else colours  # the others get the default colours
+    setup = engine.TableSetup(players=tuple(players), teams=tuple(teams),
+                              colours=tuple(chosen.items()), options=toss_options)
     return setup, bool(data.get("auto_accept", False))
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask import Response, current_app, request
 
-from web.store import ForbiddenError, Role, Store, Table
+from web.store import EXTENSION, ForbiddenError, Role, Store, Table
 
 COOKIE_MAX_AGE = 30 * 24 * 3600
 
@@ -18,7 +18,7 @@ def cookie_name(table_id: str) -> str:
 
 
 def get_store() -> Store:
-    store: Store = current_app.extensions["scorekeeper.store"]
+    store: Store = current_app.extensions[EXTENSION]
     return store
 
 

@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Final
 
 from scorekeeper import log
 from scorekeeper.errors import http_status
@@ -26,6 +26,11 @@ from scorekeeper.game import GameSetup, GameState, read_setup, setup_json
 from scorekeeper.outline import StateOutline
 from web import db
 
+if TYPE_CHECKING:
+    from flask import Flask
+
+#: The store's name among the app's extensions.
+EXTENSION: Final = "scorekeeper.store"
 #: How many recent live-stream messages each table keeps ready to resend.
 MESSAGE_CACHE = 2000
 ROLES = ("keeper", "player", "display")
@@ -212,6 +217,18 @@ class Store:
         self.listeners = 0
         with self._db_lock:
             db.migrate(self._conn)
+
+    # -- the Flask extension ----------------------------------------------------------
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> Store:
+        """The store of an app's config: ``DATABASE``, ``SYNCHRONOUS``, ``JOIN_TOKEN_TTL``."""
+        return cls(config["DATABASE"], config["SYNCHRONOUS"], config["JOIN_TOKEN_TTL"])
+
+    def init_app(self, app: Flask) -> Store:
+        """Make this the app's store (``get_store()`` in a request); returns the store."""
+        app.extensions[EXTENSION] = self
+        return self
 
     # -- database helpers -------------------------------------------------------------
 

@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from scorekeeper.engine.rules import EVENT_TYPES, apply
+from scorekeeper.engine.events import EVENT_TYPES
+from scorekeeper.engine.rules import apply
 from scorekeeper.engine.state import (
     MAX_PLAYERS,
     MIN_PLAYERS,

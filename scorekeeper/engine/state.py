@@ -18,7 +18,7 @@ from scorekeeper.cards import Card
 from scorekeeper.errors import InvalidInputError, RuleRefusalError, ScorekeeperError
 from scorekeeper.melds import MeldKind
 from scorekeeper.outline import BoardOutline, JsonObject, StateOutline
-from scorekeeper.pegboard import MAX_BOARDS, PEG_COLOURS, PegBoard, PegPosition
+from scorekeeper.pegboard import MAX_BOARDS, PegBoard, PegPosition, board_colours
 from scorekeeper.rulesets import OptionError, TossOptions
 
 Phase = Literal["waiting", "playing", "hand-over", "game-over"]
@@ -174,12 +174,7 @@ class TableSetup:
 
     @cached_property
     def _colours(self) -> dict[str, str]:
-        given = dict(self.colours)
-        spare = [c for c in PEG_COLOURS.values() if c not in given.values()]
-        result: dict[str, str] = {}
-        for owner in self.board_owners:
-            result[owner] = given[owner] if owner in given else spare.pop(0)
-        return result
+        return board_colours(self.board_owners, dict(self.colours))
 
     def colour_of(self, owner: str) -> str:
         """The peg colour of a board owner."""

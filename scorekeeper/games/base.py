@@ -19,7 +19,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, NamedTuple
 
 from scorekeeper import cards
 from scorekeeper.cards import STANDARD, Card, DeckKind, check_cards
@@ -191,6 +191,29 @@ class HandScore:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class GameEnd:
+    """How a game ends: after ``hands`` hands (or turns), or once a total reaches (``passes``:
+    passes) the value of option ``option``; the best total wins (the highest, or the lowest
+    with ``lowest``). A tie for the win plays on, or after the last hand ends the game with no
+    single winner. Neither: the table decides when to stop."""
+
+    hands: int | None = None
+    option: str | None = None
+    passes: bool = False
+    lowest: bool = False
+
+
+class HandInput(NamedTuple):
+    """One hand to score: the totals before it, the keeper's entry, the table's options (every
+    one resolved) and the decks in play."""
+
+    totals: Mapping[str, int]
+    entry: Incoming
+    options: dict[str, OptionValue]
+    decks: int
+
+
 class RulesPack(ABC):
     """One game: options, the keeper's hand form, card values, scoring and the game end."""
 
@@ -204,6 +227,8 @@ class RulesPack(ABC):
     options: ClassVar[tuple[Option, ...]] = ()
     hand_form: ClassVar[tuple[Field, ...]] = ()
     summary: ClassVar[str] = ""
+    #: How the game ends (:class:`GameEnd`): by default the table decides.
+    end: ClassVar[GameEnd] = GameEnd()
     #: A rules pack is played hand by hand: the keeper enters each hand (``hand``), or
     #: corrects a total (``correction``); ``undo`` is the fold's.
     engine: ClassVar[str] = "hands"
@@ -252,7 +277,6 @@ class RulesPack(ABC):
             )
         return {o.name: o.check(given.get(o.name, o.default)) for o in self.options}
 
-    @abstractmethod
     def score(
         self,
         totals: Mapping[str, int],
@@ -261,6 +285,11 @@ class RulesPack(ABC):
         decks: int = 1,
     ) -> HandScore:
         """Score one hand from the totals before it and the keeper's entry."""
+        return self.score_hand(HandInput(totals, entry, self.resolve_options(options), decks))
+
+    @abstractmethod
+    def score_hand(self, given: HandInput) -> HandScore:
+        """Score one hand (:meth:`score` with the options resolved)."""
 
     def game_end(
         self,
@@ -268,10 +297,19 @@ class RulesPack(ABC):
         options: OptionValues | None = None,
         hands_played: int = 0,
     ) -> tuple[bool, str | None]:
-        """The game-end test: whether the game is over with these totals after
-        ``hands_played`` hands (or turns), and the winner. A tie for the win either plays on
-        (game not over) or, where no hand is left to play, ends with no single winner (None)."""
-        return False, None
+        """Whether the game is over with these totals after ``hands_played`` hands (or turns),
+        and the winner, as the game's :attr:`end` says."""
+        end = self.end
+        if end.hands is not None:
+            if hands_played < end.hands:
+                return False, None
+            return True, sole_best(totals, totals, lowest=end.lowest)
+        goal = int_option(self.resolve_options(options), end.option) if end.option else None
+        if goal is None or not any(t > goal if end.passes else t >= goal
+                                   for t in totals.values()):
+            return False, None
+        winner = sole_best(totals, totals, lowest=end.lowest)
+        return winner is not None, winner
 
     def score_json(self, data: Incoming) -> JsonObject:
         """Score one hand from a JSON object: ``totals``, ``decks``, the options by name (at the

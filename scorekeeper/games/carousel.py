@@ -14,14 +14,15 @@ bonus, and every player adds 25 per hand won (box bonus).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Final
 
 from scorekeeper.cards import STANDARD, Card
 from scorekeeper.deadwood import face_value
 from scorekeeper.games.base import (
     Field,
+    GameEnd,
     HandEntryError,
+    HandInput,
     HandScore,
     Option,
     Roster,
@@ -29,11 +30,10 @@ from scorekeeper.games.base import (
     add_totals,
     check_deck,
     int_option,
-    reach_goal,
     read_int,
     require,
 )
-from scorekeeper.outline import Incoming, OptionValues
+from scorekeeper.outline import Incoming
 
 JOKER_VALUE: Final = 25
 KNOCK_UNDER: Final = 5
@@ -61,6 +61,7 @@ class Carousel(RulesPack):
     min_players = 2
     max_players = 5
     summary = "Knock under 5; undercut +10; zero deadwood +25; game to 150 with bonuses."
+    end = GameEnd(option="goal")
     options = (
         Option("goal", "int", GOAL, "the game ends when a total reaches this", minimum=1),
     )
@@ -77,24 +78,8 @@ class Carousel(RulesPack):
     def hand_summary(self, entry: Incoming, details: Incoming) -> str:
         return f"{entry.get('knocker')} knocked"
 
-    def game_end(
-        self,
-        totals: Mapping[str, int],
-        options: OptionValues | None = None,
-        hands_played: int = 0,
-    ) -> tuple[bool, str | None]:
-        """Over when a total reaches the goal (before the end bonuses): the highest wins; a tie
-        for highest plays on."""
-        return reach_goal(totals, int_option(self.resolve_options(options), "goal"))
-
-    def score(
-        self,
-        totals: Mapping[str, int],
-        entry: Incoming,
-        options: OptionValues | None = None,
-        decks: int = 1,
-    ) -> HandScore:
-        opts = self.resolve_options(options)
+    def score_hand(self, given: HandInput) -> HandScore:
+        totals, entry, opts, decks = given
         roster = Roster(totals)
         knocker = roster.name(require(entry, "knocker", self.title), '"knocker"')
         hands = roster.cards(require(entry, "hands", self.title), '"hands"')

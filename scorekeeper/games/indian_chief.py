@@ -39,7 +39,9 @@ from scorekeeper.cards import (
 from scorekeeper.deadwood import face_value
 from scorekeeper.games.base import (
     Field,
+    GameEnd,
     HandEntryError,
+    HandInput,
     HandScore,
     Roster,
     RulesPack,
@@ -48,9 +50,8 @@ from scorekeeper.games.base import (
     read_cards,
     read_int,
     require,
-    sole_best,
 )
-from scorekeeper.outline import Incoming, JsonObject, OptionValues
+from scorekeeper.outline import Incoming, JsonObject
 
 #: The seven melds and their card counts, in score-sheet order.
 MELDS: Final[dict[str, int]] = {
@@ -242,6 +243,7 @@ class IndianChief(RulesPack):
     min_players = 2
     max_players = 8
     summary = "Seven turns, seven melds (Rich Man to Indian Chief); highest total wins."
+    end = GameEnd(hands=TURNS)
     hand_form = (
         Field("turn", "int", "Turn (1-7)", minimum=1, maximum=TURNS),
         Field("melds", "group", "Each player's meld", per_player=True, fields=(
@@ -265,25 +267,8 @@ class IndianChief(RulesPack):
     def hand_summary(self, entry: Incoming, details: Incoming) -> str:
         return f"turn {entry.get('turn')}"
 
-    def game_end(
-        self,
-        totals: Mapping[str, int],
-        options: OptionValues | None = None,
-        hands_played: int = 0,
-    ) -> tuple[bool, str | None]:
-        """Over after the seventh turn: the highest total wins (None on a tie)."""
-        if hands_played < TURNS:
-            return False, None
-        return True, sole_best(totals, totals, lowest=False)
-
-    def score(
-        self,
-        totals: Mapping[str, int],
-        entry: Incoming,
-        options: OptionValues | None = None,
-        decks: int = 1,
-    ) -> HandScore:
-        self.resolve_options(options)
+    def score_hand(self, given: HandInput) -> HandScore:
+        totals, entry, opts, decks = given
         turn = read_int(require(entry, "turn", self.title), '"turn"', 1, TURNS)
         roster = Roster(totals)
         melds_raw = roster.mapping(require(entry, "melds", self.title), '"melds"')

@@ -28,7 +28,7 @@ from scorekeeper.errors import InvalidInputError, RuleRefusalError
 from scorekeeper.games import get_game
 from scorekeeper.games.base import GameError, HandEntryError, RulesPack, read_decks
 from scorekeeper.outline import Incoming, JsonObject, StateOutline
-from scorekeeper.pegboard import PEG_COLOURS, PegBoard
+from scorekeeper.pegboard import PegBoard, board_colours
 
 SESSION_EVENT_TYPES: Final[tuple[str, ...]] = ("hand", "correction", "undo")
 PLAYING: Final = "playing"
@@ -90,11 +90,8 @@ list every player in "totals" or "players"
         colours = data.get("colours") or {}
         if not isinstance(colours, Mapping):
             raise SessionError('"colours" must map each player to a colour like "#e5383b"')
-        palette = list(PEG_COLOURS.values())
-        chosen = tuple(
-            (name, str(colours.get(name, palette[i % len(palette)])))
-            for i, name in enumerate(names)
-        )
+        chosen = tuple(board_colours(names, {str(k): str(v) for k, v in colours.items()}
+                                     ).items())
         start = data.get("start_chips")
         if start is not None and (isinstance(start, bool) or not isinstance(start, int)
                                   or start < pack.min_start_chips):
@@ -221,12 +218,64 @@ def replay_session(setup: SessionSetup, events: Iterable[Mapping[str, Any]]) -> 
     return state
 
 
-def apply_session(state: SessionState, event: Incoming) -> SessionState:
-    """Apply one event; raises a :class:`GameError` and leaves ``state`` as it was on refusal."""
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """One hand: the keeper's entry, the fields of the game's hand form."""
+
+    entry: Mapping[str, object]
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """``points`` added to ``target``'s total, for ``reason``."""
+
+    target: str
+    points: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """Take back the latest event still in effect."""
+
+
+SessionEvent = Hand | Correction | Undo
+
+
+def read_session_event(players: Iterable[str], event: object) -> SessionEvent:
+    """The typed event of a JSON object, its fields checked (names against ``players``)."""
     if not isinstance(event, Mapping):
         raise SessionEventError("an event must be a JSON object with a \"type\"")
     kind = event.get("type")
     if kind == "undo":
+        return Undo()
+    if kind == "hand":
+        entry = event.get("entry")
+        if not isinstance(entry, Mapping):
+            raise HandEntryError('a hand needs "entry": the fields of the hand form')
+        return Hand(entry)
+    if kind == "correction":
+        return _read_correction(list(players), event)
+    raise SessionEventError(
+        f"unknown event type {kind!r}: use one of {', '.join(SESSION_EVENT_TYPES)}"
+    )
+
+
+def _read_correction(players: list[str], event: Incoming) -> Correction:
+    target, points, reason = event.get("target"), event.get("points"), event.get("reason")
+    if not isinstance(target, str) or target not in players:
+        raise SessionError(f"a correction needs \"target\": one of {', '.join(players)}")
+    if isinstance(points, bool) or not isinstance(points, int) or points == 0:
+        raise SessionError("a correction needs \"points\": a whole number other than 0")
+    if not isinstance(reason, str) or not reason.strip():
+        raise SessionError("a correction needs a \"reason\" everyone at the table can read")
+    return Correction(target, points, reason.strip())
+
+
+def apply_session(state: SessionState, event: object) -> SessionState:
+    """Apply one event; raises a :class:`GameError` and leaves ``state`` as it was on refusal."""
+    read = read_session_event(state.setup.players, event)
+    if isinstance(read, Undo):
         if state.previous is None:
             raise SessionError("there is nothing to undo")
         return state.previous
@@ -235,22 +284,15 @@ def apply_session(state: SessionState, event: Incoming) -> SessionState:
             f"the game is over ({state.winner or 'no single winner'}): undo the last hand to "
             "change it"
         )
-    if kind == "hand":
-        return _hand(state, event)
-    if kind == "correction":
-        return _correction(state, event)
-    raise SessionEventError(
-        f"unknown event type {kind!r}: use one of {', '.join(SESSION_EVENT_TYPES)}"
-    )
+    if isinstance(read, Hand):
+        return _hand(state, read)
+    return _correction(state, read)
 
 
-def _hand(state: SessionState, event: Incoming) -> SessionState:
-    entry = event.get("entry")
-    if not isinstance(entry, Mapping):
-        raise HandEntryError('a hand needs "entry": the fields of the hand form')
+def _hand(state: SessionState, event: Hand) -> SessionState:
     setup = state.setup
     pack = setup.pack
-    filled = dict(entry)
+    filled = dict(event.entry)
     last = state.hands[-1].details if state.hands else {}
     for form_field in pack.hand_form:
         if form_field.name in filled:
@@ -271,20 +313,12 @@ def _hand(state: SessionState, event: Incoming) -> SessionState:
                         result.winner, result.game_over, state, state.events_applied + 1)
 
 
-def _correction(state: SessionState, event: Incoming) -> SessionState:
-    target, points, reason = event.get("target"), event.get("points"), event.get("reason")
-    if target not in state.totals:
-        raise SessionError(f"a correction needs \"target\": one of {', '.join(state.totals)}")
-    if isinstance(points, bool) or not isinstance(points, int) or points == 0:
-        raise SessionError("a correction needs \"points\": a whole number other than 0")
-    if not isinstance(reason, str) or not reason.strip():
-        raise SessionError("a correction needs a \"reason\" everyone at the table can read")
+def _correction(state: SessionState, event: Correction) -> SessionState:
     totals = dict(state.totals)
-    totals[str(target)] += points
+    totals[event.target] += event.points
     pack = state.setup.pack
     game_over, winner = pack.game_end(totals, state.setup.options, state.hand_no)
-    note = {"target": target, "points": points, "reason": reason.strip(),
+    note = {"target": event.target, "points": event.points, "reason": event.reason,
             "after_hand": state.hand_no}
     return SessionState(state.setup, totals, state.hands, state.corrections + (note,),
                         winner, game_over, state, state.events_applied + 1)
-

@@ -22,6 +22,7 @@ from scorekeeper.deadwood import TONG_ITS, face_value, solve
 from scorekeeper.games.base import (
     Field,
     HandEntryError,
+    HandInput,
     HandScore,
     Roster,
     RulesPack,
@@ -173,14 +174,8 @@ class TongIts(RulesPack):
     def card_value(self, card: Card) -> int:
         return face_value(card)
 
-    def score(
-        self,
-        totals: Mapping[str, int],
-        entry: Incoming,
-        options: OptionValues | None = None,
-        decks: int = 1,
-    ) -> HandScore:
-        self.resolve_options(options)
+    def score_hand(self, given: HandInput) -> HandScore:
+        totals, entry, opts, decks = given
         seats_raw = entry.get("players")
         roster = Roster(totals, None if seats_raw is None else _names(seats_raw, '"players"'))
         win = entry.get("win")

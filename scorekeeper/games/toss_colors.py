@@ -25,8 +25,10 @@ from typing import Final, TypedDict
 from scorekeeper.cards import TOSS
 from scorekeeper.games.base import (
     Field,
+    GameEnd,
     GameOptionError,
     HandEntryError,
+    HandInput,
     HandScore,
     Option,
     Roster,
@@ -34,8 +36,6 @@ from scorekeeper.games.base import (
     add_totals,
     check_fields,
     check_name,
-    int_option,
-    reach_goal,
     read_bool,
     read_decks,
     read_int,
@@ -80,6 +80,7 @@ class TossColors(RulesPack):
     min_players = 3
     max_players = 5
     summary = "Bid tricks with a hidden partner; made: +10 per bid trick, +5 per other; to 500."
+    end = GameEnd(option="goal")
     options = (
         Option("goal", "int", GOAL, "the first to reach this wins (several: the highest)",
                minimum=1),
@@ -96,14 +97,8 @@ class TossColors(RulesPack):
         Field("tricks", "int", "Tricks taken", per_player=True, minimum=0),
     )
 
-    def score(
-        self,
-        totals: Mapping[str, int],
-        entry: Incoming,
-        options: OptionValues | None = None,
-        decks: int = 1,
-    ) -> HandScore:
-        opts = self.resolve_options(options)
+    def score_hand(self, given: HandInput) -> HandScore:
+        totals, entry, opts, decks = given
         roster = Roster(totals)
         bidder = roster.name(entry.get("bidder"), '"bidder"')
         partner_raw = entry.get("partner")
@@ -158,15 +153,6 @@ class TossColors(RulesPack):
             "notes": [f"{bidder}'s bid of {what} {outcome} with {team_tricks} tricks"],
         }
         return HandScore(hand, new_totals, game_over, winner, rule, details)
-
-    def game_end(
-        self,
-        totals: Mapping[str, int],
-        options: OptionValues | None = None,
-        hands_played: int = 0,
-    ) -> tuple[bool, str | None]:
-        """First to the goal wins; several over it: the highest; a tie for highest plays on."""
-        return reach_goal(totals, int_option(self.resolve_options(options), "goal"))
 
     def ui_hints(self) -> JsonObject:
         return {**super().ui_hints(), "start_chips": DEFAULT_START_CHIPS}

@@ -21,7 +21,9 @@ from typing import Any, Final
 from scorekeeper.cards import QUEEN, TOSS, Card
 from scorekeeper.games.base import (
     Field,
+    GameEnd,
     HandEntryError,
+    HandInput,
     HandScore,
     Option,
     Roster,
@@ -29,9 +31,8 @@ from scorekeeper.games.base import (
     check_deck,
     int_option,
     read_bool,
-    sole_best,
 )
-from scorekeeper.outline import Incoming, JsonObject, OptionValues
+from scorekeeper.outline import JsonObject
 
 HEART_POINTS: Final = 1
 QUEEN_OF_SPADES_POINTS: Final = 13
@@ -65,6 +66,7 @@ class TossHearts(RulesPack):
     max_players = 8
     lower_wins = True
     summary = "Hearts 1, Queen of Spades 13; exactly 100 resets to 0; lowest wins past the limit."
+    end = GameEnd(option="limit", passes=True, lowest=True)
     options = (
         Option("moon", "choice", "minus", "shooting the moon: the shooter -26, or everyone "
                "else +26", choices=MOON_CHOICES),
@@ -87,19 +89,6 @@ class TossHearts(RulesPack):
     def card_value(self, card: Card) -> int:
         return heart_points(card)
 
-    def game_end(
-        self,
-        totals: Mapping[str, int],
-        options: OptionValues | None = None,
-        hands_played: int = 0,
-    ) -> tuple[bool, str | None]:
-        """Over when a total passes the limit: the lowest wins; a tie for lowest plays on."""
-        limit = int_option(self.resolve_options(options), "limit") or 0
-        if not any(t > limit for t in totals.values()):
-            return False, None
-        winner = sole_best(totals, totals, lowest=True)
-        return winner is not None, winner
-
     def ui_hints(self) -> JsonObject:
         hearts = [f"{rank}he" for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J",
                                             "Q", "K")]
@@ -111,14 +100,8 @@ class TossHearts(RulesPack):
                 "whole_suit": {"field": "taken", "label": "Shot the moon",
                                "cards": [*hearts, "Qsp"]}}
 
-    def score(
-        self,
-        totals: Mapping[str, int],
-        entry: Incoming,
-        options: OptionValues | None = None,
-        decks: int = 1,
-    ) -> HandScore:
-        opts = self.resolve_options(options)
+    def score_hand(self, given: HandInput) -> HandScore:
+        totals, entry, opts, decks = given
         roster = Roster(totals)
         taken = roster.cards(entry.get("taken", {}), '"taken"', "the cards taken by")
         check_deck((c for cards in taken.values() for c in cards), decks, self.deck, jokers=True)

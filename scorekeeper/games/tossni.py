@@ -11,26 +11,25 @@ keeper's aid for the stacked Queen draw (2 cards per Queen) and the Ace skip.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
 from scorekeeper.cards import ACE, QUEEN, STANDARD, Card
 from scorekeeper.games.base import (
     Field,
+    GameEnd,
     GameOptionError,
     HandEntryError,
+    HandInput,
     HandScore,
     Option,
     Roster,
     RulesPack,
     add_totals,
     int_list_option,
-    int_option,
-    reach_goal,
     require,
 )
-from scorekeeper.outline import Incoming, JsonObject, OptionValues
+from scorekeeper.outline import Incoming, JsonObject
 
 DRAW_PER_QUEEN: Final = 2
 
@@ -71,6 +70,7 @@ class Tossni(RulesPack):
     min_players = 2
     max_players = 6
     summary = "Points for the order of going out: n-1 for the first, down to 0 for the last."
+    end = GameEnd(option="goal")
     options = (
         Option("place_points", "int-list", None, "points by place, first out first (none: "
                "n-1, n-2, ..., 0)", nullable=True),
@@ -94,22 +94,8 @@ class Tossni(RulesPack):
         names = [str(n) for n in order] if isinstance(order, list) else []
         return f"out: {', '.join(names)}"
 
-    def game_end(
-        self,
-        totals: Mapping[str, int],
-        options: OptionValues | None = None,
-        hands_played: int = 0,
-    ) -> tuple[bool, str | None]:
-        return reach_goal(totals, int_option(self.resolve_options(options), "goal"))
-
-    def score(
-        self,
-        totals: Mapping[str, int],
-        entry: Incoming,
-        options: OptionValues | None = None,
-        decks: int = 1,
-    ) -> HandScore:
-        opts = self.resolve_options(options)
+    def score_hand(self, given: HandInput) -> HandScore:
+        totals, entry, opts, decks = given
         roster = Roster(totals)
         order = roster.names_list(require(entry, "order", self.title), '"order"')
         names = roster.names
