@@ -63,7 +63,7 @@ SK.Amend = class {
   }
   close() { this.box.hidden = true; this.box.innerHTML = ""; this.target = null; }
   field(path, key, value) {
-    const at = SK.esc(JSON.stringify(path)), label = SK.esc(path.join(" \u203a "));
+    const at = SK.esc(JSON.stringify(path)), label = SK.esc(path.join(" \u203a ").replace(/_/g, " "));
     const players = this.players();
     if (SK.PLAYER_KEYS.includes(key) && (value === null || typeof value === "string")) {
       const opts = [["", "(nobody)"], ...players.map((p) => [p, p])].map(([v, l]) => `<option value="${SK.esc(v)}"${v === (value || "") ? " selected" : ""}>${SK.esc(l)}</option>`).join("");
