@@ -112,11 +112,11 @@ class RemovalStillHoldsError(RuleViolation):
 @dataclass(frozen=True)
 class Entry:
     """An event in effect: its number in the log, the event as it now stands (an amended
-    event's latest version), the state after it and the entry in effect before it."""
+    event's latest version) and the entry in effect before it. States are not kept: an
+    amendment folds the events in effect again."""
 
     seq: int
     event: Mapping[str, Any]
-    state: GameState
     before: Entry | None = field(default=None, compare=False, repr=False)
 
 
@@ -124,7 +124,7 @@ def _chain(entries: Iterable[Entry]) -> Entry | None:
     """The entries linked in order; the last one returned."""
     last: Entry | None = None
     for entry in entries:
-        last = Entry(entry.seq, entry.event, entry.state, last)
+        last = Entry(entry.seq, entry.event, last)
     return last
 
 
@@ -237,7 +237,7 @@ def step(fold: Fold, event: object, seq: int | None = None) -> Fold:
         return Fold(fold.setup, _after(plan.state, fold.state), _chain(plan.entries), number,
                     fold, (*fold.amendments, number))
     state = game_of(fold.setup).apply(fold.state, checked)
-    return Fold(fold.setup, state, Entry(number, checked, state, fold.last), number, fold,
+    return Fold(fold.setup, state, Entry(number, checked, fold.last), number, fold,
                 fold.amendments)
 
 
@@ -302,14 +302,16 @@ def plan(fold: Fold, amendment: Amendment) -> Plan:
             f"only later events in effect can be removed with the amendment of update "
             f"{amendment.target}, not {', '.join(str(n) for n in sorted(outside))}")
     game = game_of(fold.setup)
-    state = entries[index - 1].state if index else start(fold.setup)
+    state = start(fold.setup)
+    for entry in entries[:index]:  # unchanged events, which held before and hold again
+        state = game.apply(state, entry.event)
     try:
         state = game.apply(state, amendment.event)
     except ValueError as exc:
         kind = (AmendedEventRefusedError if isinstance(exc, RuleRefusalError)
                 else AmendedEventInvalidError)
         raise kind(f"the amended update {amendment.target} is refused: {exc}") from exc
-    kept = [*entries[:index], Entry(amendment.target, amendment.event, state)]
+    kept = [*entries[:index], Entry(amendment.target, amendment.event)]
     broken: list[Broken] = []
     for entry in entries[index + 1:]:
         try:
@@ -322,7 +324,7 @@ def plan(fold: Fold, amendment: Amendment) -> Plan:
                 f"update {entry.seq} ({entry.event.get('type')}) still holds after the "
                 "amendment: only the events that no longer hold are removed with it")
         state = after
-        kept.append(Entry(entry.seq, entry.event, state))
+        kept.append(entry)
     return Plan(tuple(kept), state, tuple(broken))
 
 
@@ -342,6 +344,17 @@ def changed_hands(before: GameState, after: GameState) -> list[int]:
     new = {h.get("hand_no"): h for h in after.to_json().get("hands", [])}
     return sorted(n for n in old.keys() | new.keys()
                   if isinstance(n, int) and old.get(n) != new.get(n))
+
+
+def timeline(fold: Fold) -> Iterator[tuple[int, GameState]]:
+    """Each event in effect with the state after it (``0``: the start), the log as it now
+    stands folded again: amended events as amended, undone and removed ones left out."""
+    game = game_of(fold.setup)
+    state = start(fold.setup)
+    yield 0, state
+    for entry in fold.entries:
+        state = game.apply(state, entry.event)
+        yield entry.seq, state
 
 
 def folds(setup: GameSetup, events: Iterable[object]) -> Iterator[Fold]:

@@ -33,6 +33,11 @@ if TYPE_CHECKING:
 EXTENSION: Final = "scorekeeper.store"
 #: How many recent live-stream messages each table keeps ready to resend.
 MESSAGE_CACHE = 2000
+#: Earlier states kept in memory for undo (the chain through ``state.previous``); it is cut
+#: back to UNDO_KEEP once it grows past UNDO_KEEP + UNDO_SLACK. An undo past the kept states
+#: folds the log again (the log holds every state).
+UNDO_KEEP = 64
+UNDO_SLACK = 64
 ROLES = ("keeper", "player", "display")
 
 
@@ -179,6 +184,12 @@ class Table:
     meta_version: int = 0
     meta_cache: tuple[int, int, bytes] | None = None
     listeners: int = 0
+    #: Each board's score after every event (the history chart and the CSV), kept as it goes.
+    points: list[dict[str, Any]] = field(default_factory=list)
+    #: The kept state whose ``previous`` was cut off (an undo from it refolds the log).
+    cut_state: Any = None
+    #: Encoded replies kept for the current state (name -> (seq, bytes)), e.g. the history.
+    replies: dict[str, tuple[int, bytes]] = field(default_factory=dict)
     board_status: dict[str, Any] = field(
         default_factory=lambda: {"status": "none", "detail": "no LED board reported", "at": None}
     )
@@ -193,6 +204,30 @@ def refusal(exc: Exception) -> RefusedError:
     return RefusedError(str(exc), http_status(exc))
 
 
+def score_point(seq: int, state: GameState, state_json: Mapping[str, Any]) -> dict[str, Any]:
+    """Each board's score after event ``seq``."""
+    return {"seq": seq, "hand_no": state_json.get("hand_no"),
+            "scores": {b.owner: b.score for b in state.boards()}}
+
+
+def trim_undo_chain(state: object) -> Any:
+    """Cut the chain of earlier states (or folds) after UNDO_KEEP of them once it is longer than
+    UNDO_KEEP + UNDO_SLACK; returns the state whose ``previous`` was cut, or None."""
+    node: Any = state
+    for _ in range(UNDO_KEEP):
+        node = getattr(node, "previous", None)
+        if node is None:
+            return None
+    deeper: Any = node
+    for _ in range(UNDO_SLACK):
+        deeper = getattr(deeper, "previous", None)
+        if deeper is None:
+            return None
+    # the states are frozen for their readers; the store owns this chain and frees its tail
+    object.__setattr__(node, "previous", None)
+    return node
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(18)
 
@@ -200,7 +235,11 @@ def new_token() -> str:
 def sse_message(kind: str, seq: int, payload: Mapping[str, Any]) -> bytes:
     """One Server-Sent Events message, ``id`` = the table's sequence number."""
     data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-    return f"id: {seq}\nevent: {kind}\ndata: {data}\n\n".encode()
+    try:
+        return f"id: {seq}\nevent: {kind}\ndata: {data}\n\n".encode()
+    except UnicodeEncodeError:  # text stored before the edge refused broken characters
+        data = json.dumps(payload, ensure_ascii=True, separators=(",", ":"))
+        return f"id: {seq}\nevent: {kind}\ndata: {data}\n\n".encode()
 
 
 class Store:
@@ -215,6 +254,9 @@ class Store:
         self._tables_lock = threading.Lock()
         self.closed = threading.Event()
         self.listeners = 0
+        #: Bumped to make every open stream write at once (a page that has gone is found).
+        self.probes = 0
+        self._last_probe = 0.0
         with self._db_lock:
             db.migrate(self._conn)
 
@@ -252,6 +294,19 @@ class Store:
         with self._tables_lock:
             table.listeners += delta
             self.listeners += delta
+
+    def probe_streams(self, every: float = 1.0) -> None:
+        """Make every open stream write now (at most once per ``every`` seconds): a page that
+        has gone away is found at once and its slot freed, not at the next heartbeat."""
+        now = time.monotonic()
+        with self._tables_lock:
+            if now - self._last_probe < every:
+                return
+            self._last_probe = now
+            self.probes += 1
+        for table in list(self._tables.values()):
+            with table.cond:
+                table.cond.notify_all()
 
     def stop_streams(self) -> None:
         """End every live stream (the server is stopping)."""
@@ -328,19 +383,35 @@ class Store:
         """Fold the whole log again (on load, or when another process wrote)."""
         fold, seq = log.begin(table.setup), 0
         table.messages.clear()
-        table.messages[0] = sse_message(
-            "state", 0, {"seq": 0, "state": fold.state.to_json(), "event": None}
-        )
+        first = fold.state.to_json()
+        table.messages[0] = sse_message("state", 0, {"seq": 0, "state": first, "event": None})
+        table.points = [score_point(0, fold.state, first)]
         for seq, event in self._logged_events(table.id):
             fold = log.step(fold, event, seq)
             self._remember(table, seq, fold.state, event)
         table.fold, table.state, table.seq = fold, fold.state, seq
+        table.cut_state = trim_undo_chain(fold.state)
+        trim_undo_chain(fold)
 
     def _fold_of(self, table: Table) -> log.Fold:
         if table.fold is None:
             self._refold(table)
         assert table.fold is not None
         return table.fold
+
+    def _full_fold(self, table: Table) -> log.Fold:
+        """The table's log folded again, with every earlier fold for undo."""
+        fold = log.begin(table.setup)
+        for seq, event in self._logged_events(table.id):
+            fold = log.step(fold, event, seq)
+        return fold
+
+    def _step(self, table: Table, event: dict[str, Any]) -> log.Fold:
+        """The fold after ``event`` (an undo past the kept folds folds the log again)."""
+        fold = self._fold_of(table)
+        if event.get("type") == log.UNDO and fold.previous is None:
+            fold = self._full_fold(table)
+        return log.step(fold, event, table.seq + 1)
 
     def _logged_events(self, table_id: str, since: int = 0) -> Iterator[tuple[int, dict[str, Any]]]:
         rows = self._query(
@@ -363,6 +434,8 @@ class Store:
         table.messages[seq] = sse_message(
             "state", seq, {"seq": seq, "state": state_json, "event": event}
         )
+        if not isinstance(state, dict):
+            table.points.append(score_point(seq, state, state_json))
         while len(table.messages) > MESSAGE_CACHE:
             table.messages.popitem(last=False)
 
@@ -375,6 +448,9 @@ class Store:
                 "this table needs a token: open the join link (scan the QR code) or send "
                 "Authorization: Bearer TOKEN"
             )
+        if not isinstance(token, str) or not token.isascii():
+            raise TokenError("this token is not one this app makes (tokens are plain ASCII): "
+                             "scan the table's QR code again")
         if secrets.compare_digest(token, table.keeper_token):
             return Role("keeper")
         if secrets.compare_digest(token, table.display_token):
@@ -390,7 +466,8 @@ class Store:
         raise TokenError("this token does not belong to this table: scan the table's QR code again")
 
     def check_join_token(self, table: Table, join_token: str | None) -> None:
-        if not join_token or not secrets.compare_digest(join_token, table.join_token):
+        if (not isinstance(join_token, str) or not join_token or not join_token.isascii()
+                or not secrets.compare_digest(join_token, table.join_token)):
             raise TokenError(
                 "this join link is wrong or has been replaced: "
                 "ask the keeper to show the QR code again"
@@ -545,7 +622,7 @@ class Store:
         """The state the event would give, without storing it (a refusal raises)."""
         event = self._checked_event(event)
         try:
-            return log.step(self._fold_of(table), event, table.seq + 1).state
+            return self._step(table, event).state
         except ValueError as exc:
             raise refusal(exc) from exc
 
@@ -600,7 +677,7 @@ class Store:
             if base_seq != table.seq:
                 raise self._stale(table, base_seq)
             try:
-                fold = log.step(self._fold_of(table), event, table.seq + 1)
+                fold = self._step(table, event)
             except ValueError as exc:
                 raise refusal(exc) from exc
             state, seq = fold.state, table.seq + 1
@@ -638,8 +715,14 @@ class Store:
                 except sqlite3.Error:
                     self._conn.execute("ROLLBACK")
                     raise
+            point = score_point(seq, state, state_json)
+            cut = trim_undo_chain(state)
+            trim_undo_chain(fold)
             with table.cond:
                 table.fold, table.state, table.seq = fold, state, seq
+                table.points.append(point)
+                if cut is not None:
+                    table.cut_state = cut
                 if rescored:
                     table.meta_version += 1
                 table.messages[seq] = message
@@ -700,10 +783,15 @@ class Store:
                 "state", table.seq, {"seq": table.seq, "state": table.state_json(), "event": None}
             )
 
-    def meta_message(self, table: Table) -> tuple[int, bytes]:
-        """The table's side information (seats, proposals...) as one ``table`` message."""
+    def meta_message(self, table: Table, seq: int | None = None) -> tuple[int, bytes]:
+        """The table's side information (seats, proposals...) as one ``table`` message.
+
+        Its id is ``seq``, the last state the stream has sent (by default the table's): a page
+        that reconnects after it resumes from that state, never past one it has not seen.
+        """
         with table.cond:
-            version, seq = table.meta_version, table.seq
+            version = table.meta_version
+            seq = table.seq if seq is None else seq
             cached = table.meta_cache
         if cached is not None and cached[0] == version and cached[1] == seq:
             return version, cached[2]
@@ -712,22 +800,17 @@ class Store:
         return version, message
 
     def states_over_time(self, table: Table) -> list[dict[str, Any]]:
-        """Each board's score after every event (for the history chart and the CSV)."""
-        state = log.start(table.setup)
-        points = [{"seq": 0, "hand_no": state.to_json().get("hand_no"),
-                   "scores": {b.owner: b.score for b in state.boards()}}]
-        for seq, _, state in self._folded(table):
-            points.append({"seq": seq, "hand_no": state.to_json().get("hand_no"),
-                           "scores": {b.owner: b.score for b in state.boards()}})
-        return points
+        """Each board's score after every event (for the history chart and the CSV), from
+        the points kept as the log grew: a reader never folds the log again."""
+        with table.cond:
+            return list(table.points)
 
     def timeline(self, table: Table) -> list[dict[str, Any]]:
         """Each board's score after every event in effect, amended events as amended (the
         history chart: the game as it now stands, without undone or removed events)."""
-        fold = self._fold_of(table)
-        states = [(0, log.start(table.setup)), *((e.seq, e.state) for e in fold.entries)]
         return [{"seq": seq, "hand_no": state.to_json().get("hand_no"),
-                 "scores": {b.owner: b.score for b in state.boards()}} for seq, state in states]
+                 "scores": {b.owner: b.score for b in state.boards()}}
+                for seq, state in log.timeline(self._fold_of(table))]
 
     # -- proposals, confirmations, board status ------------------------------------------
 
@@ -772,6 +855,8 @@ class Store:
             return int(cur.lastrowid or 0)
 
     def proposal(self, table: Table, proposal_id: int) -> dict[str, Any]:
+        if not 0 < proposal_id < 2**63:  # SQLite's integers are 64-bit
+            raise ProposalNotFoundError(f"there is no proposal {proposal_id} at this table")
         rows = self._query(
             "SELECT * FROM proposals WHERE table_id = ? AND id = ?", (table.id, proposal_id)
         )
