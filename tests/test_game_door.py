@@ -156,7 +156,10 @@ def test_each_game_describes_its_pages_and_sums_up_its_hands() -> None:
 
 @pytest.mark.parametrize("game", ["complex-toss-rummy", "toss-hearts"])
 def test_every_table_picks_default_colours_the_same_way(game: str) -> None:
+    from scorekeeper.pegboard import PEG_COLOURS
+
     setup = read_setup({"game": game, "players": ["ann", "bob", "cy"],
-                        "colours": {"bob": "#e5383b"}})
+                        "colours": {"bob": PEG_COLOURS["red"]}})
     colours = setup_json(setup)["colours"]
-    assert colours == {"ann": "#2f6fde", "bob": "#e5383b", "cy": "#e0a800"}
+    assert colours == {"ann": PEG_COLOURS["blue"], "bob": PEG_COLOURS["red"],
+                       "cy": PEG_COLOURS["gold"]}
