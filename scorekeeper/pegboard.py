@@ -43,8 +43,9 @@ def board_colours(owners: Sequence[str], given: Mapping[str, str]) -> dict[str, 
     """Each board owner's peg colour: the one given, else the next default colour nobody was
     given (the one way every table picks its default colours).
 
-    >>> board_colours(["ann", "bob", "cy"], {"bob": "#e5383b"})
-    {'ann': '#2f6fde', 'bob': '#e5383b', 'cy': '#e0a800'}
+    >>> chosen = board_colours(["ann", "bob", "cy"], {"bob": PEG_COLOURS["red"]})
+    >>> [name for c in chosen.values() for name, hex in PEG_COLOURS.items() if hex == c]
+    ['blue', 'red', 'gold']
     """
     unused = [c for c in PEG_COLOURS.values() if c not in given.values()]
     spare = itertools.cycle(unused or PEG_COLOURS.values())

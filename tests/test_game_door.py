@@ -16,7 +16,6 @@ from scorekeeper import log
 from scorekeeper.cli import main
 from scorekeeper.game import GAMES, Game, get_game, read_setup, setup_json
 from scorekeeper.games import UnknownGameError
-from scorekeeper.pegboard import PEG_COLOURS
 
 TEN = {"complex-toss-rummy", "toss-rummy", "toss-colors", "toss-hearts", "tossni", "tong-its",
        "indian-chief", "carousel", "three-thirteen", "rummy"}
@@ -157,7 +156,10 @@ def test_each_game_describes_its_pages_and_sums_up_its_hands() -> None:
 
 @pytest.mark.parametrize("game", ["complex-toss-rummy", "toss-hearts"])
 def test_every_table_picks_default_colours_the_same_way(game: str) -> None:
-    red, blue, gold = (PEG_COLOURS[name] for name in ("red", "blue", "gold"))
-    setup = read_setup({"game": game, "players": ["ann", "bob", "cy"], "colours": {"bob": red}})
+    from scorekeeper.pegboard import PEG_COLOURS
+
+    setup = read_setup({"game": game, "players": ["ann", "bob", "cy"],
+                        "colours": {"bob": PEG_COLOURS["red"]}})
     colours = setup_json(setup)["colours"]
-    assert colours == {"ann": blue, "bob": red, "cy": gold}
+    assert colours == {"ann": PEG_COLOURS["blue"], "bob": PEG_COLOURS["red"],
+                       "cy": PEG_COLOURS["gold"]}

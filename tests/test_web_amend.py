@@ -12,6 +12,7 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.game import read_setup
 from web import create_app
 
 MELD = {"type": "meld", "player": "ann", "cards": ["7cl", "8cl", "9cl"]}
@@ -192,3 +193,21 @@ def test_a_toss_hearts_hand_amended_and_the_table_refolded_from_the_file(
                                     headers=keeper(table)).json
     other.extensions["scorekeeper.store"].close()
     assert {b["owner"]: b["score"] for b in state["state"]["boards"]} == {"ann": 1, "bob": 27}
+
+
+def test_undo_of_an_amendment_past_the_states_kept_in_memory(app: Flask) -> None:
+    store = app.extensions["scorekeeper.store"]
+    setup = read_setup({"game": "toss-hearts", "players": ["ann", "bob"]})
+    table = store.create_table(setup)
+    store.append(table, 0, {"type": "hand", "entry": {"taken": {"ann": ["Qsp"]}}}, "keeper")
+    fixed = {"type": "hand", "entry": {"taken": {"bob": ["Qsp"]}}}
+    store.append(table, 1, {"type": "amend", "target": 1, "event": fixed, "reason": "bob"},
+                 "keeper")
+    later = 140  # more than the undo chain keeps (UNDO_KEEP + UNDO_SLACK)
+    for seq in range(2, 2 + later):
+        store.append(table, seq, {"type": "correction", "target": "ann",
+                                  "points": 1 if seq % 2 else -1, "reason": "r"}, "keeper")
+    assert table.fold is not None and table.fold.previous is not None
+    for seq in range(2 + later, 2 + 2 * later + 1):
+        store.append(table, seq, {"type": "undo"}, "keeper")
+    assert {b.owner: b.score for b in table.state.boards()} == {"ann": 13, "bob": 0}

@@ -13,7 +13,6 @@ from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from scorekeeper import engine
 from scorekeeper.cards import check_cards, parse_cards, read_cards
 from scorekeeper.game import (
-    GAMES,
     GameSetup,
     available_games,
     get_game,
@@ -157,7 +156,7 @@ def setup_from_json(data: dict[str, Any]) -> tuple[GameSetup, bool]:
     name = data.get("game", "complex-toss-rummy")
     auto_accept = bool_field(data, "auto_accept")
     if not isinstance(name, str):
-        raise BadRequestError(f'"game" must name a game: one of {", ".join(GAMES)}')
+        raise BadRequestError(f'"game" must be the name of a game, not {name!r}')
     game = get_game(name)
     if game.engine == "hands":
         return pack_setup_from_json(game.name, data), auto_accept

@@ -65,6 +65,7 @@ class TableSetup:
 
     >>> s = TableSetup.from_json({"players": ["ann", "bob", "cy", "dee"],
     ...                           "teams": {"North": ["ann", "cy"], "South": ["bob", "dee"]}})
+    >>> from scorekeeper.pegboard import PEG_COLOURS
     >>> s.board_owners, s.colour_of("South") == PEG_COLOURS["blue"]
     (('North', 'South'), True)
     >>> TableSetup(players=("ann",))
