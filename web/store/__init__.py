@@ -33,11 +33,12 @@ from web.store.errors import (
 from web.store.live import MESSAGE_CACHE, sse_message
 from web.store.log import UNDO_KEEP, UNDO_SLACK, new_token, score_point, trim_undo_chain
 from web.store.seats import MAX_SEAT_REQUESTS
-from web.store.streams import Store
+from web.store.streams import EXTENSION, Store
 from web.store.table import ROLES, Role, SeatClaim, Table
 
 __all__ = [
-    "ACTION_ID_CHARS", "MAX_SEAT_REQUESTS", "MESSAGE_CACHE", "ROLES", "UNDO_KEEP", "UNDO_SLACK",
+    "ACTION_ID_CHARS", "EXTENSION", "MAX_SEAT_REQUESTS", "MESSAGE_CACHE", "ROLES", "UNDO_KEEP",
+    "UNDO_SLACK",
     "ForbiddenError", "ProposalNotFoundError", "RefusedError", "RepeatedActionError", "Role",
     "SchemaTooNewError", "SeatClaim", "SeatRequestNotFoundError", "SeatRequestsFullError",
     "StaleWriteError", "Store", "StoreError", "Table", "TableNotFoundError", "TokenError",

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorekeeper import engine
-from scorekeeper.cards import CardError
-from scorekeeper.games import GameError
+from scorekeeper.errors import http_status
+from scorekeeper.outline import StateOutline
 
 #: A page's action id: 8 to 64 letters, digits, ``-`` or ``_`` (a random id per tap).
 ACTION_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
@@ -66,7 +65,7 @@ class StaleWriteError(Exception):
     """The write was based on an older sequence number than the table's. ``missed`` lists
     the events stored since ``base_seq`` (what another device just did)."""
 
-    def __init__(self, seq: int, state: dict[str, Any], base_seq: int,
+    def __init__(self, seq: int, state: StateOutline, base_seq: int,
                  missed: list[dict[str, Any]] | None = None) -> None:
         super().__init__(
             f"nothing was stored: this action was based on update {base_seq} but the table is "
@@ -83,7 +82,7 @@ class RepeatedActionError(Exception):
     nothing new is stored (a double tap, or a page that retried)."""
 
     def __init__(self, action_id: str, seq: int, event: dict[str, Any], table_seq: int,
-                 state: dict[str, Any]) -> None:
+                 state: StateOutline) -> None:
         super().__init__(f"action {action_id} was already stored as update {seq}")
         self.action_id, self.seq, self.event = action_id, seq, event
         self.table_seq, self.state = table_seq, state
@@ -101,13 +100,6 @@ def check_action_id(action_id: Any) -> str | None:
 
 
 def refusal(exc: Exception) -> RefusedError:
-    """Map an exception of the rules core to a refusal with the right status."""
-    if isinstance(exc, engine.RuleViolation):
-        return RefusedError(getattr(exc, "reason", None) or str(exc), 422)
-    if type(exc).__name__ == "IllegalPlay":
-        return RefusedError(str(exc), 422)
-    if isinstance(exc, (engine.EventError, CardError)):
-        return RefusedError(str(exc), 400)
-    if isinstance(exc, (engine.EngineError, GameError)):
-        return RefusedError(str(exc), 422)
-    return RefusedError(str(exc), 400)
+    """A refusal of the rules core as the store's error, its status by the error's class: 422
+    for a rule refusing the play, 400 for malformed input."""
+    return RefusedError(str(exc), http_status(exc))

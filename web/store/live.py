@@ -65,9 +65,12 @@ def state_message(seq: int, state_text: str, event_text: str) -> bytes:
 
 
 def publish(table: Table, seq: int, state: Any, message: bytes,
-            point: dict[str, Any] | None = None, cut: Any = None) -> None:
-    """Make ``state`` (after event ``seq``) the table's and wake its streams."""
+            point: dict[str, Any] | None = None, cut: Any = None, meta: bool = False) -> None:
+    """Make ``state`` (after event ``seq``) the table's and wake its streams (``meta``: the
+    side information changed with it)."""
     with table.cond:
+        if meta:
+            table.meta_version += 1
         table.state, table.seq = state, seq
         table.messages[seq] = message
         while len(table.messages) > MESSAGE_CACHE:

@@ -25,7 +25,9 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from scorekeeper import tables
+from scorekeeper import log as game_log
+from scorekeeper.game import GameSetup, GameState, read_setup, setup_json
+from scorekeeper.outline import StateOutline
 from web.store import live, schema
 from web.store.database import Database
 from web.store.errors import (
@@ -68,14 +70,14 @@ def compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def score_point(seq: int, state: tables.State, state_json: Mapping[str, Any]) -> dict[str, Any]:
+def score_point(seq: int, state: GameState, state_json: Mapping[str, Any]) -> dict[str, Any]:
     """Each board's score after event ``seq``."""
     return {"seq": seq, "hand_no": state_json.get("hand_no"),
             "scores": {b.owner: b.score for b in state.boards()}}
 
 
-def trim_undo_chain(state: tables.State) -> Any:
-    """Cut the chain of earlier states after UNDO_KEEP of them once it is longer than
+def trim_undo_chain(state: object) -> Any:
+    """Cut the chain of earlier states (or folds) after UNDO_KEEP of them once it is longer than
     UNDO_KEEP + UNDO_SLACK; returns the state whose ``previous`` was cut, or None."""
     node: Any = state
     for _ in range(UNDO_KEEP):
@@ -110,14 +112,14 @@ class LogStore:
 
     # -- tables ------------------------------------------------------------------------
 
-    def create_table(self, setup: tables.Setup, *, auto_accept: bool = False) -> Table:
+    def create_table(self, setup: GameSetup, *, auto_accept: bool = False) -> Table:
         """Store a new table with fresh tokens; returns it."""
-        tables.initial_state(setup)  # the rules core validates the setup
+        game_log.start(setup)  # the game validates the setup
         table_id = secrets.token_hex(4)
         now = time.time()
         with self.db.write() as conn:
             conn.execute(schema.tables.insert().values(
-                id=table_id, created_at=now, setup_json=json.dumps(tables.setup_to_json(setup)),
+                id=table_id, created_at=now, setup_json=json.dumps(setup_json(setup)),
                 keeper_token=new_token(), display_token=new_token(), join_token=new_token(),
                 join_expires_at=now + self.join_ttl, auto_accept=int(auto_accept)))
             conn.execute(schema.seats.insert(), [
@@ -148,12 +150,12 @@ class LogStore:
         if not rows:
             raise TableNotFoundError(table_id)
         row = rows[0]
-        setup = tables.setup_from_json(json.loads(row.setup_json))
+        setup = read_setup(json.loads(row.setup_json))
         table = Table(
             id=table_id, setup=setup, keeper_token=row.keeper_token,
             display_token=row.display_token, join_token=row.join_token,
             join_expires_at=row.join_expires_at, auto_accept=bool(row.auto_accept),
-            seats={}, claimed=set(), state=tables.initial_state(setup),
+            seats={}, claimed=set(), state=game_log.start(setup),
         )
         self._read_seats(table)
         self._refold(table)
@@ -173,20 +175,20 @@ class LogStore:
 
     def _refold(self, table: Table) -> None:
         """Fold the whole log again (on load)."""
-        state = tables.initial_state(table.setup)
-        seq = 0
+        fold, seq = game_log.begin(table.setup), 0
         table.messages.clear()
-        first = state.to_json()
+        first = fold.state.to_json()
         table.messages[0] = live.sse_message("state", 0, {"seq": 0, "state": first,
                                                          "event": None})
-        table.points = [score_point(0, state, first)]
+        table.points = [score_point(0, fold.state, first)]
         for seq, event in self._logged_events(table.id):
-            state = tables.apply(state, event)
-            self._remember(table, seq, state, event)
-        table.state, table.seq = state, seq
-        table.cut_state = trim_undo_chain(state)
+            fold = game_log.step(fold, event, seq)
+            self._remember(table, seq, fold.state, event)
+        table.fold, table.state, table.seq = fold, fold.state, seq
+        table.cut_state = trim_undo_chain(fold.state)
+        trim_undo_chain(fold)
 
-    def _remember(self, table: Table, seq: int, state: tables.State, event: Any) -> None:
+    def _remember(self, table: Table, seq: int, state: GameState, event: Any) -> None:
         state_json = state.to_json()
         table.messages[seq] = live.sse_message(
             "state", seq, {"seq": seq, "state": state_json, "event": event})
@@ -198,19 +200,32 @@ class LogStore:
         for row in self.db.rows(SINCE, {"table_id": table_id, "since": since}):
             yield row.seq, json.loads(row.event_json)
 
-    def _full_state(self, table: Table) -> tables.State:
-        """The table's state folded from its whole log, with every earlier state for undo."""
-        state = tables.initial_state(table.setup)
-        for _, event in self._logged_events(table.id):
-            state = tables.apply(state, event)
-        return state
+    def _folded(self, table: Table) -> Iterator[tuple[int, dict[str, Any], GameState]]:
+        """Each logged event with its number and the state after it, by the one fold."""
+        fold = game_log.begin(table.setup)
+        for seq, event in self._logged_events(table.id):
+            fold = game_log.step(fold, event, seq)
+            yield seq, event, fold.state
 
-    def _apply(self, table: Table, event: dict[str, Any]) -> tables.State:
-        """The state after ``event`` (an undo past the kept states folds the log again)."""
-        state = table.state
-        if event.get("type") == "undo" and state is table.cut_state:
-            state = self._full_state(table)
-        return tables.apply(state, event)
+    def _fold_of(self, table: Table) -> game_log.Fold:
+        if table.fold is None:
+            self._refold(table)
+        assert table.fold is not None
+        return table.fold
+
+    def _full_fold(self, table: Table) -> game_log.Fold:
+        """The table's log folded again, with every earlier fold for undo."""
+        fold = game_log.begin(table.setup)
+        for seq, event in self._logged_events(table.id):
+            fold = game_log.step(fold, event, seq)
+        return fold
+
+    def _step(self, table: Table, event: dict[str, Any]) -> game_log.Fold:
+        """The fold after ``event`` (an undo past the kept folds folds the log again)."""
+        fold = self._fold_of(table)
+        if event.get("type") == game_log.UNDO and fold.previous is None:
+            fold = self._full_fold(table)
+        return game_log.step(fold, event, table.seq + 1)
 
     # -- other processes' writes (PostgreSQL) ------------------------------------------
 
@@ -223,11 +238,15 @@ class LogStore:
             else:
                 events = self._logged_events(table.id, table.seq)
             for seq, event in events:
-                state = self._apply(table, event)
+                fold = self._step(table, event)
+                state = fold.state
                 state_json = state.to_json()
                 message = live.state_message(seq, compact(state_json), compact(event))
+                cut = trim_undo_chain(state)
+                trim_undo_chain(fold)
+                table.fold = fold
                 live.publish(table, seq, state, message, score_point(seq, state, state_json),
-                             trim_undo_chain(state))
+                             cut, meta=event.get("type") == game_log.AMEND)
 
     def reload_meta(self, table: Table) -> None:
         """Read the table's tokens and settings again (another process changed them)."""
@@ -260,17 +279,41 @@ class LogStore:
             raise RefusedError('the event needs a "type", e.g. "meld", "toss" or "undo"', 400)
         return dict(event)
 
-    def dry_run(self, table: Table, event: Any) -> tables.State:
+    def dry_run(self, table: Table, event: Any) -> GameState:
         """The state the event would give, without storing it (a refusal raises)."""
         event = self._checked_event(event)
         try:
-            return self._apply(table, event)
+            return self._step(table, event).state
         except ValueError as exc:
             raise refusal(exc) from exc
 
+    def preview_amendment(self, table: Table, event: Any) -> dict[str, Any]:
+        """What an ``amend`` event would do, without storing it: each board's score before and
+        after, the change, the hands rescored, and the later events that no longer hold (which
+        the amendment must then name in ``"remove"``)."""
+        event = self._checked_event(event)
+        fold = self._fold_of(table)
+        try:
+            amendment = game_log.read_amendment(game_log.read_event(event, (game_log.AMEND,)),
+                                                table.setup)
+            plan = game_log.plan(fold, amendment)
+        except ValueError as exc:
+            raise refusal(exc) from exc
+        before = {b.owner: b.score for b in fold.state.boards()}
+        after = {b.owner: b.score for b in plan.state.boards()}
+        original = next(e.event for e in fold.entries if e.seq == amendment.target)
+        return {
+            "target": amendment.target, "original": original, "event": amendment.event,
+            "reason": amendment.reason, "before": before, "after": after,
+            "change": {o: after[o] - before.get(o, 0) for o in after},
+            "hands": game_log.changed_hands(fold.state, plan.state),
+            "broken": [b.to_json() for b in plan.broken],
+            "state": plan.state.to_json(),
+        }
+
     def append(
         self, table: Table, base_seq: int, event: Any, by: str, action_id: str | None = None
-    ) -> tuple[int, dict[str, Any]]:
+    ) -> tuple[int, StateOutline]:
         """Check the event with the rules core and append it to the log.
 
         Returns ``(seq, state)`` once the row is committed. Raises :class:`StaleWriteError`
@@ -283,7 +326,7 @@ class LogStore:
 
     def append_encoded(
         self, table: Table, base_seq: int, event: Any, by: str, action_id: str | None = None
-    ) -> tuple[int, dict[str, Any], str]:
+    ) -> tuple[int, StateOutline, str]:
         """:meth:`append`, also returning the new state already encoded as JSON text."""
         event = self._checked_event(event)
         event["by"] = by
@@ -298,31 +341,38 @@ class LogStore:
             if base_seq != table.seq:
                 raise self._stale(table, base_seq)
             try:
-                state = self._apply(table, event)
+                fold = self._step(table, event)
             except ValueError as exc:
                 raise refusal(exc) from exc
-            seq = table.seq + 1
+            state, seq = fold.state, table.seq + 1
+            rescored: list[int] = []
+            if event["type"] == game_log.AMEND:
+                rescored = game_log.changed_hands(table.state, state)
+                event["rescored_hands"] = rescored
             state_json = state.to_json()
             state_text, event_text = compact(state_json), compact(event)
             try:
-                self._insert(table, seq, event_text, by, action_id)
+                self._insert(table, seq, event_text, by, action_id, rescored)
             except sa.exc.IntegrityError:  # another process stored this update (or action)
                 self.catch_up(table)
                 self.check_repeat(table, action_id)
                 raise self._stale(table, base_seq) from None
+            cut = trim_undo_chain(state)
+            trim_undo_chain(fold)
+            table.fold = fold
             live.publish(table, seq, state, live.state_message(seq, state_text, event_text),
-                         score_point(seq, state, state_json), trim_undo_chain(state))
+                         score_point(seq, state, state_json), cut, meta=bool(rescored))
             return seq, state_json, state_text
 
     def _insert(self, table: Table, seq: int, event_text: str, by: str,
-                action_id: str | None) -> None:
+                action_id: str | None, rescored: list[int]) -> None:
         """Append row ``seq`` in one transaction; on PostgreSQL the same statement tells the
         other processes, who hear of it once it commits. The log's key (table, seq) holds one
         row per update, so when another process stored update ``seq`` first this raises
         IntegrityError and stores nothing."""
         row = {"table_id": table.id, "seq": seq, "event_json": event_text, "by": by,
                "at": time.time(), "action_id": action_id}
-        if self.db.is_postgresql:  # one statement in autocommit: one round trip
+        if self.db.is_postgresql and not rescored:  # one statement in autocommit: one trip
             with self.db.read() as conn:
                 conn.execute(INSERT_AND_NOTIFY, {
                     **row, "payload": self.fanout.payload(table.id, live.EVENTS, seq,
@@ -330,6 +380,12 @@ class LogStore:
             return
         with self.db.write() as conn:
             conn.execute(INSERT, row)
+            for hand_no in rescored:  # the players confirm a rescored hand again
+                conn.execute(schema.confirmations.delete().where(
+                    schema.confirmations.c.table_id == table.id,
+                    schema.confirmations.c.hand_no == hand_no))
+            if rescored:
+                self.fanout.announce(conn, table.id, live.EVENTS, seq, event_text)
 
     def check_repeat(self, table: Table, action_id: Any) -> None:
         """Raise :class:`RepeatedActionError` when ``action_id`` is already in the log."""
@@ -352,6 +408,13 @@ class LogStore:
         rows = self.db.rows(SINCE, {"table_id": table.id, "since": since})
         return [{"seq": r.seq, "by": r.by, "at": r.at, "event": json.loads(r.event_json)}
                 for r in rows]
+
+    def timeline(self, table: Table) -> list[dict[str, Any]]:
+        """Each board's score after every event in effect, amended events as amended (the
+        history chart: the game as it now stands, without undone or removed events)."""
+        return [{"seq": seq, "hand_no": state.to_json().get("hand_no"),
+                 "scores": {b.owner: b.score for b in state.boards()}}
+                for seq, state in game_log.timeline(self._fold_of(table))]
 
     def states_over_time(self, table: Table) -> list[dict[str, Any]]:
         """Each board's score after every event (for the history chart and the CSV), from

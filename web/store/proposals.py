@@ -123,7 +123,28 @@ class ProposalStore(SeatStore):
             "confirmations": confirmed,
             "board_status": table.board_status,
             "join_expires_at": table.join_expires_at,
+            "amendments": self.amendment_notices(table),
         }
+
+    def amendment_notices(self, table: Table, latest: int = 5) -> list[dict[str, Any]]:
+        """The latest amendments in effect, for the notice on the players' phones: which
+        update they amend, who, when, why, and the hands they rescored."""
+        numbers = self._fold_of(table).amendments[-latest:]
+        if not numbers:
+            return []
+        events = schema.events
+        rows = self.db.rows(sa.select(events.c.seq, events.c.event_json, events.c.by,
+                                      events.c.at)
+                            .where(events.c.table_id == table.id, events.c.seq.in_(numbers))
+                            .order_by(events.c.seq))
+        notices = []
+        for row in rows:
+            event = json.loads(row.event_json)
+            notices.append({"seq": row.seq, "target": event.get("target"), "by": row.by,
+                            "at": row.at, "reason": event.get("reason"),
+                            "hands": event.get("rescored_hands", []),
+                            "removed": event.get("remove", [])})
+        return notices
 
     # -- learned deck profiles (web/photos.py) -----------------------------------------
 

@@ -5,12 +5,18 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Final
 
-from scorekeeper import tables
 from web.store import live
 from web.store.proposals import ProposalStore
 from web.store.table import Table
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+#: The store's name among the app's extensions.
+EXTENSION: Final = "scorekeeper.store"
 
 
 class Store(ProposalStore):
@@ -24,6 +30,16 @@ class Store(ProposalStore):
         self.probes = 0
         self._last_probe = 0.0
         self._probe_lock = threading.Lock()
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> Store:
+        """The store of an app's config: ``DATABASE``, ``SYNCHRONOUS``, ``JOIN_TOKEN_TTL``."""
+        return cls(config["DATABASE"], config["SYNCHRONOUS"], config["JOIN_TOKEN_TTL"])
+
+    def init_app(self, app: Flask) -> Store:
+        """Make this the app's store (``get_store()`` in a request); returns the store."""
+        app.extensions[EXTENSION] = self
+        return self
 
     def add_listener(self, table: Table, delta: int) -> None:
         """Count the open live streams, per table and in all."""
@@ -66,11 +82,9 @@ class Store(ProposalStore):
                 return [(s, table.messages[s]) for s in range(last_seq + 1, current + 1)]
         # Older than the cache: fold the log again up to now.
         out: list[tuple[int, bytes]] = []
-        state = tables.initial_state(table.setup)
-        for seq, event in self._logged_events(table.id):
+        for seq, event, state in self._folded(table):
             if seq > current:
                 break
-            state = tables.apply(state, event)
             if last_seq < seq:
                 out.append((seq, live.sse_message(
                     "state", seq, {"seq": seq, "state": state.to_json(), "event": event})))

@@ -8,7 +8,9 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorekeeper import tables
+from scorekeeper import log
+from scorekeeper.game import GameSetup, GameState
+from scorekeeper.outline import StateOutline
 
 ROLES = ("keeper", "player", "display")
 
@@ -44,7 +46,7 @@ class Table:
     """
 
     id: str
-    setup: tables.Setup
+    setup: GameSetup
     keeper_token: str
     display_token: str
     join_token: str
@@ -52,9 +54,11 @@ class Table:
     auto_accept: bool
     seats: dict[str, str]
     claimed: set[str]
-    state: tables.State
+    state: GameState
     #: Seat tokens the keeper ended (freed or re-issued seat): token -> player, for the message.
     revoked: dict[str, str] = field(default_factory=dict)
+    #: The log folded (the events in effect with their numbers), for amendments.
+    fold: log.Fold | None = None
     seq: int = 0
     cond: threading.Condition = field(default_factory=threading.Condition)
     write_lock: threading.RLock = field(default_factory=threading.RLock)
@@ -72,5 +76,5 @@ class Table:
         default_factory=lambda: {"status": "none", "detail": "no LED board reported", "at": None}
     )
 
-    def state_json(self) -> dict[str, Any]:
+    def state_json(self) -> StateOutline:
         return self.state.to_json()
