@@ -3,7 +3,7 @@ players' phones and the display, live, with no internet.
 
 >>> app = create_app({"TESTING": True, "DATABASE": ":memory:"})
 >>> sorted(bp for bp in app.blueprints)
-['api', 'pages', 'photos']
+['api', 'pages', 'photos', 'club']
 """
 
 from __future__ import annotations
@@ -49,11 +49,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     # Callables started with the server (``serve --board``): hook(app, board_spec).
     app.extensions["scorekeeper.board_hooks"] = []
 
-    from web import api, pages, photos
+    from web import api, club, pages, photos
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     photos.init_app(app)
+    club.init_app(app)
     register_errors(app)
 
     @app.cli.command("init-db")
