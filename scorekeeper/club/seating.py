@@ -132,7 +132,8 @@ def swiss(ranked: Sequence[str], sizes: Sequence[int], met: Mapping[Pair, int],
     standings order (the leader's table takes the next strongest it may).
 
     Tables are filled from the top: each takes the strongest player not yet seated and the
-    others in standings order, searched depth first with the repeats so far as the bound.
+    others in standings order (a larger table before a smaller one), searched depth first
+    with the repeats so far as the bound.
     The search is exact for small nights; past ``budget`` steps it keeps the best seating found
     and improves it by swapping players between tables while that removes repeats.
     """
@@ -140,29 +141,30 @@ def swiss(ranked: Sequence[str], sizes: Sequence[int], met: Mapping[Pair, int],
     best_cost = repeats(best, met)
     steps = 0
 
-    def added(table: Sequence[str], players: Sequence[str]) -> int:
-        return repeats([list(table) + list(players)], met) - repeats([table], met)
-
-    def search(t: int, remaining: list[str], cost: int, chosen: list[list[str]]) -> None:
+    def search(left_sizes: tuple[int, ...], remaining: list[str], cost: int,
+               chosen: list[list[str]]) -> None:
         nonlocal best, best_cost, steps
-        if t == len(sizes):
+        if not left_sizes:
             if cost < best_cost:
                 best, best_cost = [list(table) for table in chosen], cost
             return
         anchor, rest = remaining[0], remaining[1:]
-        for others in itertools.combinations(rest, sizes[t] - 1):
-            steps += 1
-            if steps > budget or best_cost == 0:
-                return
-            table = [anchor, *others]
-            table_cost = repeats([table], met)
-            if cost + table_cost >= best_cost:
-                continue
-            left = [p for p in rest if p not in others]
-            search(t + 1, left, cost + table_cost, [*chosen, table])
+        for size in dict.fromkeys(left_sizes):  # each distinct size, larger first
+            after = list(left_sizes)
+            after.remove(size)
+            for others in itertools.combinations(rest, size - 1):
+                steps += 1
+                if steps > budget or best_cost == 0:
+                    return
+                table = [anchor, *others]
+                table_cost = repeats([table], met)
+                if cost + table_cost >= best_cost:
+                    continue
+                left = [p for p in rest if p not in others]
+                search(tuple(after), left, cost + table_cost, [*chosen, table])
 
     if best_cost:
-        search(0, list(ranked), 0, [])
+        search(tuple(sizes), list(ranked), 0, [])
     if best_cost and steps > budget:
         best = improve(best, met)
     return best
