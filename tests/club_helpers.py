@@ -15,7 +15,7 @@ def finish_events(players: list[str], winner: str) -> list[dict[str, Any]]:
     return [
         {"type": "new-hand", "dealer": players[-1]},
         {"type": "end-hand", "went_out": players[0], "hands": hands},
-        {"type": "correction", "target": winner, "points": 1000, "reason": "the night's test"},
+        {"type": "correction", "target": winner, "points": 1100, "reason": "the night's test"},
     ]
 
 

@@ -752,8 +752,17 @@ class Club:
 
     # -- records -------------------------------------------------------------------------
 
-    def game_results(self, member_ids: Sequence[int] | None = None) -> list[GameResult]:
+    def refresh_all(self) -> None:
+        """Record the results of every round whose tables have all finished."""
+        with self.reading() as conn:
+            running = [r.event_id for r in conn.execute(
+                select(cdb.rounds.c.event_id).where(cdb.rounds.c.status == "running"))]
+        for event_id in running:
+            self.refresh(event_id)
+
+    def game_results(self) -> list[GameResult]:
         """Every finished seat (byes left out), oldest night first."""
+        self.refresh_all()
         query = (select(cdb.results, cdb.members.c.name, cdb.events.c.created_at)
                  .join(cdb.members, cdb.members.c.id == cdb.results.c.member_id)
                  .join(cdb.events, cdb.events.c.id == cdb.results.c.event_id)
