@@ -297,10 +297,10 @@ def boot(**data: Any) -> Markup:
 def club_page() -> str:
     from scorekeeper import tables
 
-    return render_template("club.html", boot=boot(
-        records=club().records(), events=club().events(),
-        games=[{"name": g["name"], "title": g["title"], "players": g["players"]}
-               for g in tables.available_games()]))
+    games = [{"name": g["name"], "title": g["title"], "players": g["players"]}
+             for g in tables.available_games()]
+    return render_template("club.html", games=games, boot=boot(
+        records=club().records(), events=club().events()))
 
 
 @bp.get("/club/events/<event_id>")
