@@ -3,7 +3,7 @@ players' phones and the display, live, with no internet.
 
 >>> app = create_app({"TESTING": True, "DATABASE": ":memory:"})
 >>> sorted(bp for bp in app.blueprints)
-['api', 'pages', 'photos', 'club']
+['api', 'club', 'pages', 'photos']
 """
 
 from __future__ import annotations
