@@ -155,7 +155,7 @@ def test_a_seat_swap_across_a_running_table_is_refused(client: FlaskClient, app:
     a, b = names(view["tables"][0])[0], names(view["tables"][1])[0]
     message = error_of(client.post(f"/api/club/events/{event_id}/rounds/1/swap",
                                    json={"a": a, "b": b}), 409)
-    assert "table 1 and table 2 is playing" in message and "nothing was swapped" in message
+    assert "table 1 and table 2 are playing" in message and "nothing was swapped" in message
     after = client.get(f"/api/club/events/{event_id}").get_json()
     assert [names(t) for t in after["tables"]] == [names(t) for t in view["tables"]]
 

@@ -27,7 +27,7 @@ from sqlalchemy import (
     event,
 )
 from sqlalchemy.engine import Engine
-from sqlalchemy.pool import StaticPool
+from sqlalchemy.pool import NullPool, StaticPool
 
 metadata = MetaData()
 
@@ -127,10 +127,12 @@ def make_engine(url: str) -> Engine:
     if not url.startswith("sqlite"):
         engine = create_engine(url, pool_pre_ping=True)
     else:
+        # One connection per use on a file (nothing held open once the app is gone); the one
+        # shared connection of an in-memory database.
         memory = url in ("sqlite://", "sqlite:///:memory:")
         engine = create_engine(
             url, connect_args={"timeout": 30, "check_same_thread": False},
-            **({"poolclass": StaticPool} if memory else {}))
+            poolclass=StaticPool if memory else NullPool)
 
         @event.listens_for(engine, "connect")
         def manual_transactions(dbapi_connection: Any, _record: Any) -> None:

@@ -545,9 +545,10 @@ class Club:
             if row.status != "seated":
                 running = sorted({seats[n].table_no for n in (a, b) if seats[n].table_no})
                 where = " and ".join(f"table {t}" for t in running) or "the round"
+                verb = "are" if len(running) > 1 else "is"
                 raise SeatsLockedError(
-                    f"round {round_no} has started ({where} is playing): seats change only "
-                    "before a round starts, so nothing was swapped")
+                    f"round {round_no} has started ({where} {verb} playing): seats change "
+                    "only before a round starts, so nothing was swapped")
             for name, other in ((a, b), (b, a)):
                 conn.execute(update(cdb.seats).where(and_(
                     cdb.seats.c.event_id == event_id, cdb.seats.c.round_no == round_no,

@@ -6,6 +6,7 @@ standings, the final standings."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -139,3 +140,38 @@ def test_a_two_round_club_night(server: ServerThread, pages: dict[str, Page]) ->
     tablet.click(f"#records tr[data-player='{champion}'] a")
     expect(tablet.locator("#record")).to_contain_text("100%")
     expect(tablet.locator("#h2h tr")).to_have_count(5)  # the header and four opponents
+
+
+def test_a_night_with_a_game_per_round(server: ServerThread, pages: dict[str, Page]) -> None:
+    tablet = pages["tablet"]
+    tablet.goto(f"{server.url}/club")
+    tablet.fill("#new-night [name=rounds]", "2")
+    tablet.check("#per-round")
+    expect(tablet.locator("[data-round-game]")).to_have_count(2)
+    tablet.select_option("[data-round-game='2']", "toss-hearts")
+    tablet.fill("#new-night [name=seats]", "4")
+    tablet.fill("#new-night [name=minutes]", "25")
+    tablet.click("#create-night")
+    tablet.wait_for_url("**/club/events/*")
+    event_id = tablet.url.rstrip("/").split("/")[-1]
+    room = tablet.request.get(f"{server.url}/api/club/events/{event_id}/room").json()
+    assert [g["game"] for g in room["event"]["games"]] == ["complex-toss-rummy", "toss-hearts"]
+    assert room["event"]["minutes"] == 25
+    base = f"{server.url}/api/club/events/{event_id}"
+    for name in ("Ann", "Bo", "Cy", "Di"):
+        assert tablet.request.post(f"{base}/checkins", data={"name": name}).ok
+    assert tablet.request.post(f"{base}/rounds", data={}).ok
+    assert tablet.request.post(f"{base}/rounds/1/start", data={}).ok
+    tv = pages["tv"]
+    tv.goto(f"{server.url}/club/events/{event_id}/room")
+    expect(tv.locator("#clock")).to_have_text(re.compile(r"^2[45]:\d\d$"))  # the round clock
+
+
+def test_a_bad_night_is_refused_on_the_page(server: ServerThread,
+                                            pages: dict[str, Page]) -> None:
+    tablet = pages["tablet"]
+    tablet.goto(f"{server.url}/club")
+    tablet.fill("#new-night [name=points]", "1 4")
+    tablet.click("#create-night")
+    expect(tablet.locator("#night-error")).to_contain_text("a better place never scores less")
+    assert tablet.url.endswith("/club")

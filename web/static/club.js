@@ -142,12 +142,23 @@ SKClub.clubPage = () => {
   SK.$("#nights").innerHTML = boot.events.map((e) => `<li><b>${SK.esc(e.name)}</b> <span class="muted">${new Date(e.created_at * 1000).toLocaleDateString()} &middot; ${e.rounds_played}/${e.rounds} rounds</span> <a href="/club/events/${e.id}/room">room</a> <a href="/club/events/${e.id}">organiser</a></li>`).join("") || `<li class="muted">No nights yet.</li>`;
   SK.$("#records").innerHTML = `<tr><th>Player</th><th>Nights</th><th>Games</th><th>Wins</th><th>Win rate</th><th>Placement avg</th><th>Best hand</th></tr>` +
     boot.records.map((r) => `<tr data-player="${SK.esc(r.player)}"><td><a href="/club/players/${r.member}"><span style="color:${SK.esc(r.colour)}">&#9679;</span> ${SK.esc(r.player)}</a></td><td>${r.events}</td><td>${r.games}</td><td>${r.wins}</td><td>${Math.round(r.win_rate * 100)}%</td><td>${SKClub.fmt(r.placement_average)}</td><td>${SKClub.fmt(r.best_hand)}</td></tr>`).join("");
-  SK.$("#new-night").addEventListener("submit", async (ev) => {
+  const form = SK.$("#new-night"), perRound = SK.$("#round-games");
+  const roundGames = () => {
+    const f = form.elements, n = Math.max(1, Math.min(20, Number(f.rounds.value) || 1));
+    perRound.hidden = !f.per_round.checked;
+    const kept = Array.from(perRound.querySelectorAll("select"), (s) => s.value);
+    perRound.innerHTML = Array.from({length: n}, (_, i) => `<label>Round ${i + 1}<select data-round-game="${i + 1}">${f.game.innerHTML}</select></label>`).join("");
+    perRound.querySelectorAll("select").forEach((s, i) => { s.value = kept[i] || f.game.value; });
+  };
+  form.elements.per_round.addEventListener("change", roundGames);
+  form.elements.rounds.addEventListener("input", () => { if (form.elements.per_round.checked) roundGames(); });
+  form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const f = ev.target.elements;
     const body = {name: f.name.value, game: f.game.value, rounds: Number(f.rounds.value), seats: Number(f.seats.value),
       odd: f.odd.value, teams: f.teams.checked, scoring: {mode: f.mode.value, points: f.points.value.trim().split(/[\s,]+/).filter(Boolean).map(Number)}};
     if (f.minutes.value) body.minutes = Number(f.minutes.value);
+    if (f.per_round.checked) { delete body.game; body.games = Array.from(perRound.querySelectorAll("select"), (s) => s.value); }
     const r = await SK.busy(SK.$("#create-night"), () => SK.api("POST", "/api/club/events", body));
     if (SKClub.error("#night-error", r)) location.href = r.data.urls.organiser;
   });
