@@ -188,6 +188,7 @@ def event_view(event_id: str) -> Response:
     require_organiser(event_id)
     view = club().organiser_view(event_id)
     view["urls"] = event_urls(event_id, view["checkin_token"])
+    view["now"] = time.time()
     for table in view["tables"]:
         if table.get("keeper_token"):
             table["urls"] = {

@@ -165,6 +165,8 @@ def test_a_night_with_a_game_per_round(server: ServerThread, pages: dict[str, Pa
     tv = pages["tv"]
     tv.goto(f"{server.url}/club/events/{event_id}/room")
     expect(tv.locator("#clock")).to_have_text(re.compile(r"^2[45]:\d\d$"))  # the round clock
+    tablet.reload()
+    expect(tablet.locator("#clock")).to_have_text(re.compile(r"^2[45]:\d\d$"))
 
 
 def test_a_bad_night_is_refused_on_the_page(server: ServerThread,

@@ -9,7 +9,7 @@ SKClub.standingsHTML = (rows) => `<tr><th>#</th><th>Player</th><th>Points</th><t
 
 SKClub.tableHTML = (t, organiser) => {
   const status = t.finished ? `<b class="ok">finished: ${SK.esc(t.winner || t.leader || "")} won</b>`
-    : (t.table_id ? `hand ${t.hand_no}${t.leader ? ` &middot; leading: <b>${SK.esc(t.leader)}</b>` : ""}` : `<span class="muted">seated, not started</span>`);
+    : (t.table_id ? `${t.hand_no ? `hand ${t.hand_no}` : "first hand not dealt"}${t.leader ? ` &middot; leading: <b>${SK.esc(t.leader)}</b>` : ""}` : `<span class="muted">seated, not started</span>`);
   const players = t.players.map((p) => `<li data-seat="${SK.esc(p.name)}"><span style="color:${SK.esc(p.colour)}">&#9679;</span> ${SK.esc(p.name)}${p.score === null ? "" : ` <b>${SKClub.fmt(p.score)}</b>`}</li>`).join("");
   const links = organiser && t.urls ? `<div class="row"><a class="btn" target="_blank" href="${SK.esc(t.urls.keeper)}">Keeper</a><a class="btn" target="_blank" href="${SK.esc(t.urls.display)}">Display</a></div>` : "";
   return `<div class="board club-table" data-table="${t.no}" data-finished="${t.finished}"><h3>Table ${t.no}</h3><div class="table-status">${status}</div><ul>${players}</ul>${links}</div>`;
@@ -31,7 +31,7 @@ SKClub.clock = (el) => {
     el.textContent = left ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` : "time!";
   };
   setInterval(tick, 1000);
-  return (room) => { endsAt = room.round && room.round.status === "running" ? room.round.ends_at : null; offset = room.now - Date.now() / 1000; tick(); };
+  return (room) => { endsAt = room.round && room.round.status === "running" ? room.round.ends_at : null; offset = typeof room.now === "number" ? room.now - Date.now() / 1000 : 0; tick(); };
 };
 
 SKClub.follow = (eventId, onRoom) => {
