@@ -120,12 +120,24 @@ def database_url(config: Mapping[str, Any], environ: Mapping[str, str] | None = 
     return "sqlite://" if path == ":memory:" else f"sqlite:///{path}"
 
 
+def driver_url(url: str) -> str:
+    """A PostgreSQL URL with its driver named: psycopg 3.
+
+    >>> driver_url("postgresql://club@db/scores")
+    'postgresql+psycopg://club@db/scores'
+    """
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
 def make_engine(url: str) -> Engine:
     """An engine for ``url``, its tables created. On SQLite every transaction takes the
     write lock at its start (``BEGIN IMMEDIATE``), so that it never fails half way because the
     store wrote meanwhile; the connection waits up to 30 s for the lock."""
     if not url.startswith("sqlite"):
-        engine = create_engine(url, pool_pre_ping=True)
+        engine = create_engine(driver_url(url), pool_pre_ping=True)
     else:
         # One connection per use on a file (nothing held open once the app is gone); the one
         # shared connection of an in-memory database.

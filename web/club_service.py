@@ -22,6 +22,7 @@ from typing import Any
 
 from sqlalchemy import Connection, and_, delete, func, insert, select, update
 from sqlalchemy.engine import Engine, Row
+from sqlalchemy.exc import IntegrityError
 
 from scorekeeper import engine as toss_engine
 from scorekeeper import tables as game_tables
@@ -392,9 +393,15 @@ class Club:
                 seated = conn.execute(select(func.count()).select_from(cdb.rounds).where(and_(
                     cdb.rounds.c.event_id == event_id, cdb.rounds.c.status != "seated"))
                 ).scalar_one()
-                conn.execute(insert(cdb.checkins).values(
-                    event_id=event_id, member_id=member.id, at=time.time(), dropped=False,
-                    after_round=seated))
+                try:
+                    with conn.begin_nested():
+                        conn.execute(insert(cdb.checkins).values(
+                            event_id=event_id, member_id=member.id, at=time.time(),
+                            dropped=False, after_round=seated))
+                except IntegrityError as exc:  # another server process checked them in
+                    raise AlreadyCheckedInError(
+                        f"{member.name} is already checked in to this night: nothing was "
+                        "changed") from exc
                 self._reseat_draft(conn, event_id)
             return member
 
@@ -525,8 +532,11 @@ class Club:
         return {r.name: r.id for r in rows}
 
     def _round(self, conn: Connection, event_id: str, round_no: int) -> Row[Any]:
+        """The round's row, locked for the transaction where the database locks rows (several
+        server processes on PostgreSQL); SQLite's transactions already hold the write lock."""
         row = conn.execute(select(cdb.rounds).where(and_(
-            cdb.rounds.c.event_id == event_id, cdb.rounds.c.round_no == round_no))).first()
+            cdb.rounds.c.event_id == event_id, cdb.rounds.c.round_no == round_no))
+            .with_for_update()).first()
         if row is None:
             raise RoundNotFoundError(f"round {round_no} is not seated yet")
         return row
