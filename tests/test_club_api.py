@@ -391,3 +391,20 @@ def test_pages_render(client: FlaskClient) -> None:
     assert client.get(f"/club/events/{event_id}").status_code == 200
     assert client.get(f"/club/events/{event_id}/room").status_code == 200
     assert client.get("/club/players/1").status_code == 200
+
+
+def test_a_lowest_wins_game_places_and_records_the_right_way_round(client: FlaskClient) -> None:
+    event_id = night(client, rounds=1, game="toss-hearts")
+    check_in(client, event_id, "Ann", "Bo", "Cy")
+    seat(client, event_id)
+    table = start(client, event_id, 1)["tables"][0]
+    first, second, third = names(table)
+    play(client, table, [{"type": "hand", "entry": {
+        "taken": {first: ["Qsp", "2he"], second: ["3he"], third: []}}}])
+    room = client.post(f"/api/club/events/{event_id}/rounds/1/end").get_json()
+    points = {s["player"]: s["points"] for s in room["standings"]}
+    assert points == {third: 4, second: 2, first: 1}  # 0 points is best at hearts
+    records = {r["player"]: r for r in client.get("/api/club/records").get_json()["records"]}
+    assert records[first]["best_by_game"] == {"toss-hearts": 14}
+    assert records[first]["best_hand"] is None  # not comparable with highest-wins hands
+    assert records[third]["wins"] == 1

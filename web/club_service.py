@@ -131,7 +131,7 @@ def outcome(state: game_tables.State) -> TableOutcome:
     best: dict[str, float | None] = {}
     for player, owner in owners.items():
         values = [float(d[owner]) for d in deltas if owner in d]
-        best[player] = max(values) if values else None
+        best[player] = (min(values) if lower else max(values)) if values else None
     leader = winner
     if leader is None and any(board.values()):
         leader = sorted(board, key=lambda o: board[o] if lower else -board[o])[0]
@@ -781,8 +781,9 @@ class Club:
                  .order_by(cdb.events.c.created_at, cdb.results.c.round_no))
         with self.reading() as conn:
             rows = list(conn.execute(query))
+        lower = {g["name"]: bool(g.get("lower_wins")) for g in game_tables.available_games()}
         return [GameResult(r.event_id, r.round_no, r.table_no, r.game, r.name, r.score,
-                           r.place, r.best_hand) for r in rows]
+                           r.place, r.best_hand, lower.get(r.game, False)) for r in rows]
 
     def records(self) -> list[dict[str, Any]]:
         members = {m.name: m for m in self.members()}

@@ -10,6 +10,10 @@ best hand, head-to-head.
 (2, 1, 0.5, 1.5, 35)
 >>> [(h.opponent, h.games, h.ahead, h.behind) for h in head_to_head(rows, "ann")]
 [('bob', 2, 1, 1)]
+>>> hearts = GameResult("n2", 1, 1, "toss-hearts", "ann", 12, 1, 0, lower_wins=True)
+>>> record = player_records([*rows, hearts])["ann"]
+>>> record.best_hand, record.best_by_game
+(35, {'complex-toss-rummy': 35, 'toss-hearts': 0})
 """
 
 from __future__ import annotations
@@ -22,7 +26,8 @@ from typing import Any
 @dataclass(frozen=True)
 class GameResult:
     """One player's finished game at a club night: where, what, the score and the place
-    (1 = won, shared places count for each), and the best single hand they scored."""
+    (1 = won, shared places count for each), and the best single hand they scored (the
+    fewest points in a game where the lowest score wins)."""
 
     event: str
     round_no: int
@@ -32,6 +37,7 @@ class GameResult:
     score: float
     place: int
     best_hand: float | None = None
+    lower_wins: bool = False
 
     @property
     def table_key(self) -> tuple[str, int, int]:
@@ -40,7 +46,9 @@ class GameResult:
 
 @dataclass
 class PlayerRecord:
-    """A player's record; ``best_hand`` is the most points scored in one hand."""
+    """A player's record. ``best_hand`` is the most points scored in one hand, over the games
+    where the highest score wins; ``best_by_game`` the best hand of each game in its own sense
+    (the fewest points where the lowest wins)."""
 
     player: str
     games: int = 0
@@ -50,6 +58,7 @@ class PlayerRecord:
     best_hand: float | None = None
     best_hand_game: str | None = None
     by_game: dict[str, int] = field(default_factory=dict)
+    best_by_game: dict[str, float] = field(default_factory=dict)
 
     @property
     def win_rate(self) -> float:
@@ -65,7 +74,13 @@ class PlayerRecord:
         self.place_total += row.place
         self.events.add(row.event)
         self.by_game[row.game] = self.by_game.get(row.game, 0) + 1
-        if row.best_hand is not None and (self.best_hand is None or row.best_hand > self.best_hand):
+        if row.best_hand is None:
+            return
+        known = self.best_by_game.get(row.game)
+        better = min if row.lower_wins else max
+        self.best_by_game[row.game] = row.best_hand if known is None else better(
+            known, row.best_hand)
+        if not row.lower_wins and (self.best_hand is None or row.best_hand > self.best_hand):
             self.best_hand, self.best_hand_game = row.best_hand, row.game
 
     def to_json(self) -> dict[str, Any]:
@@ -73,7 +88,8 @@ class PlayerRecord:
                 "wins": self.wins, "win_rate": self.win_rate,
                 "placement_average": self.placement_average, "best_hand": self.best_hand,
                 "best_hand_game": self.best_hand_game,
-                "by_game": dict(sorted(self.by_game.items()))}
+                "by_game": dict(sorted(self.by_game.items())),
+                "best_by_game": dict(sorted(self.best_by_game.items()))}
 
 
 @dataclass
