@@ -24,13 +24,12 @@ from sqlalchemy import Connection, and_, delete, func, insert, select, update
 from sqlalchemy.engine import Engine, Row
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper import engine as toss_engine
 from scorekeeper import tables as game_tables
+from scorekeeper.club.outcome import outcome
 from scorekeeper.club.records import GameResult, head_to_head, player_records
 from scorekeeper.club.seating import SeatingError, met_counts, seat_round
 from scorekeeper.club.standings import RoundResult, Scoring, ScoringError, places, standings
 from scorekeeper.games import GAMES
-from scorekeeper.games.session import SessionState
 from scorekeeper.pegboard import PEG_COLOURS
 from scorekeeper.rulesets import RULESETS
 from web import club_db as cdb
@@ -95,48 +94,6 @@ class Member:
         if with_link:
             data["link"] = self.link
         return data
-
-
-@dataclass(frozen=True)
-class TableOutcome:
-    """What a table's log says for the night: each player's score (their board's), whether
-    the game ended, the best hand each scored, and the hands played."""
-
-    scores: dict[str, float]
-    owners: dict[str, str]
-    finished: bool
-    lower_wins: bool
-    best_hand: dict[str, float | None]
-    hands: int
-    leader: str | None
-
-
-def outcome(state: game_tables.State) -> TableOutcome:
-    """A table's standing, counting complete hands only (a hand under way does not count)."""
-    if isinstance(state, SessionState):
-        players = list(state.setup.players)
-        owners = {p: p for p in players}
-        board = {p: float(state.totals[p]) for p in players}
-        deltas = [dict(h.deltas) for h in state.hands]
-        lower, finished = state.setup.pack.lower_wins, state.game_over
-        winner = state.winner
-    else:
-        setup = state.setup
-        owners = dict(setup.owner_of)
-        scores = state.hand_start if state.phase == toss_engine.PLAYING else state.board_scores()
-        board = {o: float(scores.get(o, 0)) for o in setup.board_owners}
-        deltas = [dict(h["deltas"]) for h in state.hands]
-        lower, finished = False, state.phase == toss_engine.GAME_OVER
-        winner = state.winner
-    best: dict[str, float | None] = {}
-    for player, owner in owners.items():
-        values = [float(d[owner]) for d in deltas if owner in d]
-        best[player] = (min(values) if lower else max(values)) if values else None
-    leader = winner
-    if leader is None and any(board.values()):
-        leader = sorted(board, key=lambda o: board[o] if lower else -board[o])[0]
-    return TableOutcome({p: board[o] for p, o in owners.items()}, owners, finished, lower,
-                        best, len(deltas), leader)
 
 
 # -- reading a night's settings -------------------------------------------------------------
