@@ -408,3 +408,23 @@ def test_a_lowest_wins_game_places_and_records_the_right_way_round(client: Flask
     assert records[first]["best_by_game"] == {"toss-hearts": 14}
     assert records[first]["best_hand"] is None  # not comparable with highest-wins hands
     assert records[third]["wins"] == 1
+
+
+def test_a_check_in_made_by_mistake_is_taken_back_until_the_player_has_played(
+        client: FlaskClient, app: Flask) -> None:
+    event_id = night(client)
+    check_in(client, event_id, *NINE[:6], "Anne")
+    seat(client, event_id)
+    players = {p["name"]: p["id"] for p in
+               client.get(f"/api/club/events/{event_id}").get_json()["players"]}
+    reply = client.delete(f"/api/club/events/{event_id}/players/{players['Anne']}")
+    assert reply.status_code == 200, reply.get_json()
+    room = reply.get_json()
+    assert "Anne" not in [p for t in room["tables"] for p in names(t)]
+    assert "Anne" not in [s["player"] for s in room["standings"]]
+    error_of(client.delete(f"/api/club/events/{event_id}/players/{players['Anne']}"), 404)
+    start(client, event_id, 1)
+    message = error_of(client.delete(f"/api/club/events/{event_id}/players/{players['Ann']}"),
+                       409)
+    assert "has played round 1" in message and "mark them dropped out" in message
+    assert count(app, club_db.checkins) == 6

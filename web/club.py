@@ -227,6 +227,14 @@ def set_player(event_id: str, member_id: int) -> Response:
     return jsonify(club().room(event_id))
 
 
+@bp.delete("/api/club/events/<event_id>/players/<int:member_id>")
+def remove_player(event_id: str, member_id: int) -> Response:
+    """Take back a check-in made by mistake (before the player has played)."""
+    require_organiser(event_id)
+    club().remove_checkin(event_id, member_id)
+    return jsonify(club().room(event_id))
+
+
 @bp.post("/api/club/events/<event_id>/rounds")
 def seat_round(event_id: str) -> tuple[Response, int]:
     """Seat the next round (or seat again a round not yet started)."""

@@ -376,6 +376,28 @@ class Club:
                 raise MemberNotFoundError(f"member {member_id} is not checked in to this night")
             self._reseat_draft(conn, event_id)
 
+    def remove_checkin(self, event_id: str, member_id: int) -> None:
+        """Take back a check-in made by mistake (a typo, the wrong night): only for a player
+        not seated in a round that has started; a player who has played drops out instead."""
+        with self.lock, self.engine.begin() as conn:
+            self.event(event_id, conn)
+            played = conn.execute(
+                select(cdb.rounds.c.round_no)
+                .join(cdb.seats, and_(cdb.seats.c.event_id == cdb.rounds.c.event_id,
+                                      cdb.seats.c.round_no == cdb.rounds.c.round_no))
+                .where(and_(cdb.rounds.c.event_id == event_id, cdb.seats.c.member_id == member_id,
+                            cdb.rounds.c.status != "seated"))).first()
+            if played is not None:
+                raise SeatsLockedError(f"this player has played round {played.round_no}: their "
+                                       "check-in stays; mark them dropped out instead")
+            done = conn.execute(delete(cdb.checkins).where(and_(
+                cdb.checkins.c.event_id == event_id, cdb.checkins.c.member_id == member_id)))
+            if done.rowcount == 0:
+                raise MemberNotFoundError(f"member {member_id} is not checked in to this night")
+            conn.execute(delete(cdb.seats).where(and_(
+                cdb.seats.c.event_id == event_id, cdb.seats.c.member_id == member_id)))
+            self._reseat_draft(conn, event_id)
+
     # -- rounds --------------------------------------------------------------------------
 
     def _rounds(self, conn: Connection, event_id: str) -> list[Row[Any]]:

@@ -106,6 +106,9 @@ def test_a_two_round_club_night(server: ServerThread, pages: dict[str, Page]) ->
     tablet.click("#seat")
     expect(tv.locator(".club-table")).to_have_count(3)
     expect(tv.locator("#round-title")).to_contain_text("Round 1 of 2: seated")
+    bo_table = tv.locator(".club-table", has=tv.locator("[data-seat='Bo']")).get_attribute(
+        "data-table")
+    expect(phone.locator("#my-table")).to_contain_text(f"Round 1: table {bo_table}")
     tablet.click("#start")
     expect(tablet.locator("#tables a", has_text="Keeper")).to_have_count(3)
     expect(tv.locator("#round-title")).to_contain_text("Round 1 of 2: playing")

@@ -73,7 +73,7 @@ SKClub.organiserPage = (boot) => {
     const v = view, r = v.round;
     SK.$("#round-title").innerHTML = SKClub.roundTitle(v);
     SK.$("#checkin-link").textContent = v.urls.checkin;
-    SK.$("#players").innerHTML = v.players.map((p) => `<li data-player="${SK.esc(p.name)}"><span style="color:${SK.esc(p.colour)}">&#9679;</span> ${SK.esc(p.name)}${p.late ? ' <span class="chip">late</span>' : ""}${p.dropped ? ' <span class="chip">dropped out</span>' : ""} <button data-drop="${p.id}" data-dropped="${!p.dropped}">${p.dropped ? "Plays again" : "Drop out"}</button></li>`).join("");
+    SK.$("#players").innerHTML = v.players.map((p) => `<li data-player="${SK.esc(p.name)}"><span style="color:${SK.esc(p.colour)}">&#9679;</span> ${SK.esc(p.name)}${p.late ? ' <span class="chip">late</span>' : ""}${p.dropped ? ' <span class="chip">dropped out</span>' : ""} <button data-drop="${p.id}" data-dropped="${!p.dropped}">${p.dropped ? "Plays again" : "Drop out"}</button> <button data-remove="${p.id}" title="a check-in made by mistake">Remove</button></li>`).join("");
     const next = r ? (r.status === "finished" ? r.no + 1 : r.no) : 1;
     const actions = [];
     if (!v.finished && (!r || r.status !== "running")) actions.push(`<button id="seat">${r && r.status === "seated" ? `Seat round ${next} again` : `Seat round ${next}`}</button>`);
@@ -97,13 +97,17 @@ SKClub.organiserPage = (boot) => {
   });
   SK.$("#checkin").addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    const input = SK.$("#checkin-name");
-    const r = await post(SK.$("#checkin-add"), `${base}/checkins`, {name: input.value}, "#checkin-error");
-    if (r && r.ok) { input.value = ""; input.focus(); }
+    const input = SK.$("#checkin-name"), name = input.value;
+    input.value = "";  // ready for the next name at once; given back if refused
+    input.focus();
+    const r = await post(SK.$("#checkin-add"), `${base}/checkins`, {name}, "#checkin-error");
+    if ((!r || !r.ok) && !input.value) input.value = name;  // refused, or not sent (busy)
   });
-  SK.$("#players").addEventListener("click", (ev) => {
-    const b = ev.target.closest("button[data-drop]"); if (!b) return;
-    post(b, `${base}/players/${b.dataset.drop}`, {dropped: b.dataset.dropped === "true"}, "#checkin-error");
+  SK.$("#players").addEventListener("click", async (ev) => {
+    const b = ev.target.closest("button[data-drop]");
+    if (b) post(b, `${base}/players/${b.dataset.drop}`, {dropped: b.dataset.dropped === "true"}, "#checkin-error");
+    const x = ev.target.closest("button[data-remove]");
+    if (x) await SK.busy(x, async () => { if (SKClub.error("#checkin-error", await SK.api("DELETE", `${base}/players/${x.dataset.remove}`))) await load(); });
   });
   SK.$("#round-actions").addEventListener("click", (ev) => {
     const b = ev.target.closest("button"); if (!b || !view) return;
@@ -135,6 +139,13 @@ SKClub.checkinPage = (boot) => {
   SK.$("#checkin-known").addEventListener("click", async (ev) => done(await SK.busy(ev.target, () => SK.api("POST", url, {member: known.link, t: boot.t}))));
   SK.$("#not-me").addEventListener("click", () => { known = null; localStorage.removeItem("sk_member"); showKnown(); });
   showKnown();
+  SKClub.follow(boot.event_id, (room) => {  // where this phone's player sits, once seated
+    const el = SK.$("#my-table"), me = known && known.name;
+    const t = me && room.tables.find((x) => x.players.some((p) => p.name === me));
+    if (t) el.innerHTML = `<div class="yourturn">Round ${room.round.no}: table ${t.no}</div><p>with ${t.players.filter((p) => p.name !== me).map((p) => SK.esc(p.name)).join(", ")}</p>`;
+    else if (me && room.byes.includes(me)) el.innerHTML = `<div class="okbox">Round ${room.round.no}: you have a bye</div>`;
+    else el.innerHTML = "";
+  });
 };
 
 SKClub.clubPage = () => {
