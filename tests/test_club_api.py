@@ -428,3 +428,16 @@ def test_a_check_in_made_by_mistake_is_taken_back_until_the_player_has_played(
                        409)
     assert "has played round 1" in message and "mark them dropped out" in message
     assert count(app, club_db.checkins) == 6
+
+
+def test_the_organiser_link_opens_the_organiser_page_on_another_device(
+        client: FlaskClient, app: Flask) -> None:
+    reply = client.post("/api/club/events", json={"rounds": 1, "seats": 3})
+    link = reply.get_json()["urls"]["organiser_link"]
+    other = app.test_client()
+    path = link.replace("http://localhost", "")
+    assert other.get(path.split("?")[0]).status_code == 403
+    opened = other.get(path)
+    assert opened.status_code == 302 and "?" not in opened.headers["Location"]
+    assert other.get(path.split("?")[0]).status_code == 200
+    assert other.get(path.split("?")[0] + "?token=wrong").status_code == 403

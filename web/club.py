@@ -100,6 +100,11 @@ def event_urls(event_id: str, checkin_token: str | None = None) -> dict[str, str
     return urls
 
 
+def organiser_link(event_id: str, token: str) -> str:
+    """The organiser page's link with the token: opens it on another device (keep it private)."""
+    return url_for("club.organiser_page", event_id=event_id, token=token, _external=True)
+
+
 # -- members ---------------------------------------------------------------------------------
 
 @bp.post("/api/club/members")
@@ -171,8 +176,8 @@ def results_csv() -> Response:
 def create_event() -> tuple[Response, int]:
     event_id, token = club().create_event(api.body())
     checkin = club().event(event_id).checkin_token
-    response = jsonify({"event_id": event_id, "organiser_token": token,
-                        "urls": event_urls(event_id, checkin)})
+    urls = {**event_urls(event_id, checkin), "organiser_link": organiser_link(event_id, token)}
+    response = jsonify({"event_id": event_id, "organiser_token": token, "urls": urls})
     set_organiser_cookie(response, event_id, token)
     return response, 201
 
@@ -188,6 +193,9 @@ def event_view(event_id: str) -> Response:
     require_organiser(event_id)
     view = club().organiser_view(event_id)
     view["urls"] = event_urls(event_id, view["checkin_token"])
+    token = organiser_token(event_id)
+    assert token is not None  # checked above
+    view["urls"]["organiser_link"] = organiser_link(event_id, token)
     view["now"] = time.time()
     for table in view["tables"]:
         if table.get("keeper_token"):

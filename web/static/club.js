@@ -73,6 +73,7 @@ SKClub.organiserPage = (boot) => {
     const v = view, r = v.round;
     SK.$("#round-title").innerHTML = SKClub.roundTitle(v);
     SK.$("#checkin-link").textContent = v.urls.checkin;
+    SK.$("#organiser-link").textContent = v.urls.organiser_link;
     SK.$("#players").innerHTML = v.players.map((p) => `<li data-player="${SK.esc(p.name)}"><span style="color:${SK.esc(p.colour)}">&#9679;</span> ${SK.esc(p.name)}${p.late ? ' <span class="chip">late</span>' : ""}${p.dropped ? ' <span class="chip">dropped out</span>' : ""} <button data-drop="${p.id}" data-dropped="${!p.dropped}">${p.dropped ? "Plays again" : "Drop out"}</button> <button data-remove="${p.id}" title="a check-in made by mistake">Remove</button></li>`).join("");
     const next = r ? (r.status === "finished" ? r.no + 1 : r.no) : 1;
     const actions = [];
