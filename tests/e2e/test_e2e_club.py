@@ -154,11 +154,13 @@ def test_a_night_with_a_game_per_round(server: ServerThread, pages: dict[str, Pa
     tablet.select_option("[data-round-game='2']", "toss-hearts")
     tablet.fill("#new-night [name=seats]", "4")
     tablet.fill("#new-night [name=minutes]", "25")
+    tablet.fill("#new-night [name=options]", "ace=high goal=500")
     tablet.click("#create-night")
     tablet.wait_for_url("**/club/events/*")
     event_id = tablet.url.rstrip("/").split("/")[-1]
     room = tablet.request.get(f"{server.url}/api/club/events/{event_id}/room").json()
     assert [g["game"] for g in room["event"]["games"]] == ["complex-toss-rummy", "toss-hearts"]
+    assert room["event"]["games"][0]["options"] == {"ace": "high", "goal": 500}
     assert room["event"]["minutes"] == 25
     base = f"{server.url}/api/club/events/{event_id}"
     for name in ("Ann", "Bo", "Cy", "Di"):

@@ -43,6 +43,12 @@ SKClub.follow = (eventId, onRoom) => {
   return src;
 };
 
+/* "ace=high goal=500 wild_scoring=true" -> {ace: "high", goal: 500, wild_scoring: true} */
+SKClub.options = (text) => Object.fromEntries(text.split(/\s+/).filter((w) => w.includes("=")).map((w) => {
+  const [k, ...rest] = w.split("="), v = rest.join("=");
+  return [k, v === "true" ? true : v === "false" ? false : (v !== "" && !isNaN(Number(v)) ? Number(v) : v)];
+}));
+
 SKClub.error = (sel, r) => { SK.$(sel).innerHTML = r.ok ? "" : `<div class="refusal">${SK.esc(r.data.error || "refused")}</div>`; return r.ok; };
 
 SKClub.roomPage = (boot) => {
@@ -170,7 +176,9 @@ SKClub.clubPage = () => {
     const body = {name: f.name.value, game: f.game.value, rounds: Number(f.rounds.value), seats: Number(f.seats.value),
       odd: f.odd.value, teams: f.teams.checked, scoring: {mode: f.mode.value, points: f.points.value.trim().split(/[\s,]+/).filter(Boolean).map(Number)}};
     if (f.minutes.value) body.minutes = Number(f.minutes.value);
-    if (f.per_round.checked) { delete body.game; body.games = Array.from(perRound.querySelectorAll("select"), (s) => s.value); }
+    const options = SKClub.options(f.options.value);
+    body.options = options;
+    if (f.per_round.checked) { delete body.game; body.games = Array.from(perRound.querySelectorAll("select"), (s) => ({game: s.value, options: s.value === f.game.value ? options : {}})); }
     const r = await SK.busy(SK.$("#create-night"), () => SK.api("POST", "/api/club/events", body));
     if (SKClub.error("#night-error", r)) location.href = r.data.urls.organiser;
   });
