@@ -1,5 +1,6 @@
 """Take the screenshots in docs/screenshots/ with headless Chromium: the keeper's tablet, a
-player's phone and the table display (four boards on a 1280x720 TV, six on a 1920x1080 one),
+player's phone and the table display (four boards on a 1280x720 TV, six on a 1920x1080 one;
+the phone and the TV also in large print),
 during a Complex Toss Rummy game; the keeper's tablet and a phone's standings during a Toss
 Hearts game. Fails if the display page scrolls or puts a board outside the screen.
 
@@ -80,9 +81,9 @@ def new_table(url: str, setup: dict[str, Any],
     return created, auth, seq
 
 
-FOUR_PLAYERS: list[dict[str, Any]] = [
-    {"name": "Ann", "colour": "#e5383b"}, {"name": "Bob", "colour": "#2f6fde"},
-    {"name": "Cy", "colour": "#e0a800"}, {"name": "Dee", "colour": "#2a9d4b"}]
+#: The players, in the default peg colours (each board also carries its shape).
+FOUR_PLAYERS: list[dict[str, Any]] = [{"name": name} for name in ("Ann", "Bob", "Cy", "Dee")]
+LARGE_PRINT = "localStorage.setItem('sk-large-print', '1')"
 
 
 def shoot(browser: Any, url: str) -> None:
@@ -107,8 +108,20 @@ def shoot(browser: Any, url: str) -> None:
     ppage.wait_for_selector("#my-board .board")
     time.sleep(0.5)
     ppage.screenshot(path=str(OUT / "player-phone.png"))
+    phone_large = browser.new_context(viewport={"width": 390, "height": 844},
+                                      device_scale_factor=2, is_mobile=True, has_touch=True)
+    phone_large.add_init_script(LARGE_PRINT)
+    lpage = phone_large.new_page()
+    lpage.goto(created["urls"]["join"])
+    lpage.click("[data-seat='Cy']")
+    lpage.wait_for_selector("#my-board .board")
+    time.sleep(0.5)
+    lpage.screenshot(path=str(OUT / "player-phone-large-print.png"))
+    phone_large.close()
 
     shoot_display(browser, created["urls"]["display"], 1280, 720, "display.png")
+    shoot_display(browser, created["urls"]["display"], 1280, 720, "display-large-print.png",
+                  large_print=True)
 
     end = {"type": "end-hand", "went_out": "Ann",
            "hands": {"Ann": [], "Bob": ["5he", "Khe"], "Cy": ["boss"], "Dee": ["2sp"]}}
@@ -124,8 +137,7 @@ def shoot(browser: Any, url: str) -> None:
 
 
 SIX_PLAYERS: list[dict[str, Any]] = [
-    *FOUR_PLAYERS, {"name": "Evangeline", "colour": "#9b5de5"},
-    {"name": "Fritz", "colour": "#f15bb5"}]
+    *FOUR_PLAYERS, {"name": "Evangeline"}, {"name": "Fritz"}]
 SIX_SCORES = {"Ann": 412, "Bob": 287, "Cy": 530, "Dee": -75, "Evangeline": 905, "Fritz": 660}
 
 
@@ -140,10 +152,13 @@ def shoot_display_six(browser: Any, url: str) -> None:
     shoot_display(browser, created["urls"]["display"], 1920, 1080, "display-6.png")
 
 
-def shoot_display(browser: Any, display_url: str, width: int, height: int, name: str) -> None:
-    """Screenshot the display page at one TV size; every board, the status line and the
-    ticker must be on screen without scrolling."""
+def shoot_display(browser: Any, display_url: str, width: int, height: int, name: str,
+                  large_print: bool = False) -> None:
+    """Screenshot the display page at one TV size (in large print if asked); every board, the
+    status line and the ticker must be on screen without scrolling."""
     tv = browser.new_context(viewport={"width": width, "height": height})
+    if large_print:
+        tv.add_init_script(LARGE_PRINT)
     page = tv.new_page()
     page.goto(display_url)
     page.wait_for_selector(".board")

@@ -15,11 +15,12 @@ from firmware_bridge import protocol as p
 from firmware_bridge.device import Device
 from firmware_bridge.layout import default_layout
 from firmware_bridge.scene import MAX_BOARDS, Scene
-from scorekeeper.pegboard import PEG_COLOURS
 
 LED_COUNT = 192
-#: The colours of six boards: the first six default peg colours.
-COLOURS: Final = tuple(PEG_COLOURS.values())[:MAX_BOARDS]
+#: The colours of six boards, fixed so that the vectors do not change with the default peg
+#: colours.
+COLOURS: Final = ("#e5383b", "#2f6fde", "#e0a800", "#2a9d4b", "#f2f2f2", "#8e44ad")
+assert len(COLOURS) == MAX_BOARDS
 
 
 def scenes() -> list[Scene]:

@@ -15,16 +15,20 @@ from typing import Any, Final
 ROWS: Final[tuple[str, ...]] = ("hundreds", "tens", "ones")
 HOLES_PER_ROW: Final = 10
 
-#: Default peg colours, one per board, in the order a table offers them.
+#: Default peg colours, one per board, in the order a table offers them. Chosen to stay apart
+#: (CIEDE2000 of 15 or more between every pair) for normal vision and under protanopia,
+#: deuteranopia and tritanopia, bright enough for the LED board and at least 3:1 against the
+#: boards' dark background; tests/test_peg_colours.py checks all three by simulation. Each board
+#: also carries a shape (web/static/sk.js), so no one has to tell the colours apart.
 PEG_COLOURS: Final[dict[str, str]] = {
-    "red": "#e5383b",
-    "blue": "#2f6fde",
-    "gold": "#e0a800",
-    "green": "#2a9d4b",
-    "white": "#f2f2f2",
-    "purple": "#8e44ad",
-    "black": "#3a3a3a",
-    "orange": "#f07f1a",
+    "red": "#bb3f42",
+    "blue": "#445fb5",
+    "gold": "#efd300",
+    "green": "#5bb88c",
+    "white": "#f0f0f0",
+    "purple": "#ab85d6",
+    "grey": "#7f8188",
+    "orange": "#d0832a",
 }
 
 

@@ -219,7 +219,7 @@ def test_a_huge_body_gets_413(client: FlaskClient) -> None:
 
 def test_writes_need_the_keeper_token(client: FlaskClient) -> None:
     table = create(client)
-    client.delete_cookie(f"sk_{table['table_id']}")
+    client.delete_cookie(f"sk_{table['table_id']}_keeper")
     event = {"base_seq": 0, "event": {"type": "new-hand", "dealer": "ann"}}
     url = f"/api/tables/{table['table_id']}/events"
     assert client.post(url, json=event).status_code == 403
@@ -244,7 +244,7 @@ def test_no_write_by_get(client: FlaskClient) -> None:
 
 def test_reads_accept_any_table_token(client: FlaskClient) -> None:
     table = create(client)
-    client.delete_cookie(f"sk_{table['table_id']}")
+    client.delete_cookie(f"sk_{table['table_id']}_keeper")
     url = f"/api/tables/{table['table_id']}/state"
     for token in (table["keeper_token"], table["display_token"], table["seats"]["cy"]):
         assert client.get(url, headers={"Authorization": f"Bearer {token}"}).status_code == 200

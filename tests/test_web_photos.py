@@ -41,7 +41,7 @@ def create(client: FlaskClient) -> dict[str, Any]:
     reply = client.post("/api/tables", json={"players": PLAYERS})
     assert reply.status_code == 201, reply.json
     table: dict[str, Any] = reply.json
-    client.delete_cookie(f"sk_{table['table_id']}")  # every call names its token
+    client.delete_cookie(f"sk_{table['table_id']}_keeper")  # every call names its token
     return table
 
 

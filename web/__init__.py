@@ -49,12 +49,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     # Callables started with the server (``serve --board``): hook(app, board_spec).
     app.extensions["scorekeeper.board_hooks"] = []
 
-    from web import api, club, pages, photos
+    from web import api, club, edge, pages, photos
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     photos.init_app(app)
     club.init_app(app)
+    edge.init_app(app)
     register_errors(app)
 
     @app.cli.command("init-db")
@@ -76,8 +77,14 @@ def register_errors(app: Flask) -> None:
         return render_template("error.html", message=message, status=status), status
 
     @app.errorhandler(StoreError)
-    def store_error(exc: StoreError) -> tuple[Response | str, int]:
-        return error(str(exc), exc.status)
+    def store_error(exc: StoreError) -> tuple[Response | str, int] | Response:
+        reply = error(str(exc), exc.status)
+        retry_after = getattr(exc, "retry_after", None)
+        if retry_after is None:
+            return reply
+        response = app.make_response(reply)
+        response.headers["Retry-After"] = str(retry_after)
+        return response
 
     @app.errorhandler(StaleWriteError)
     def stale(exc: StaleWriteError) -> tuple[Response | str, int]:
@@ -94,6 +101,10 @@ def register_errors(app: Flask) -> None:
     @app.errorhandler(ValueError)
     def value_error(exc: ValueError) -> tuple[Response | str, int]:
         return error(str(exc), 400)
+
+    @app.errorhandler(TimeoutError)
+    def too_slow(exc: TimeoutError) -> tuple[Response | str, int]:
+        return error("the request arrived too slowly: send it again", 408)
 
     @app.errorhandler(413)
     def too_large(exc: HTTPException) -> tuple[Response | str, int]:

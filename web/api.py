@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
@@ -16,30 +17,73 @@ from scorekeeper.pegboard import PEG_COLOURS
 from scorekeeper.rulesets import TossOptions
 from web import history as history_notes
 from web.auth import get_store, request_token, require, role_for, set_token_cookie
+from web.edge import (
+    NUMBER_LIMIT,
+    BadInputError,
+    check_fields,
+    clean_name,
+    json_body,
+    limit_table_creation,
+)
 from web.qr import qr_svg
-from web.store import RefusedError, SeatClaim, StaleWriteError, StoreError, Table, refusal
+from web.store import RefusedError, SeatClaim, StaleWriteError, Table, refusal
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 PROPOSABLE = ("meld", "lay-off", "toss", "double-cross", "steal")
 #: Worker threads kept free of live streams, for ordinary requests.
 STREAM_RESERVE = 20
+#: Between the two writes of a probe of the open streams.
+PROBE_GAP_SECONDS = 0.05
 BOARD_STATUSES = ("connected", "disconnected", "connecting", "error", "simulated", "none")
+#: The fields each endpoint's body may hold (anything else is refused with its name).
+FIELDS: dict[str, tuple[str, ...]] = {
+    "create": ("game", "players", "teams", "options", "auto_accept", "decks", "start_chips"),
+    "join": ("join_token", "player"),
+    "settings": ("auto_accept",),
+    "event": ("base_seq", "event", "action_id"),
+    "preview": ("went_out", "hands"),
+    "dry-run": ("event",),
+    "propose": ("kind", "event", "cards", "action_id"),
+    "accept": ("base_seq", "action_id"),
+    "collect": ("secret",),
+    "confirm": ("hand_no",),
+    "board-status": ("status", "detail"),
+    "rules-check": ("cards", "options", "top"),
+}
+#: The fields of a play a player may propose.
+PROPOSAL_EVENT_FIELDS = ("type", "player", "cards", "top", "meld", "joker", "jokers", "card",
+                         "captured")
+#: A colour is ``#rrggbb`` or one of the peg colours' names.
+COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 
 
-class BadRequestError(StoreError):
+class BadRequestError(BadInputError):
     status = 400
 
 
-def body() -> dict[str, Any]:
-    """The request's JSON object, or a clear 400."""
-    data = request.get_json(force=True, silent=True)
-    if not isinstance(data, dict):
-        raise BadRequestError(
-            "the request body must be a JSON object, e.g. "
-            '{"base_seq": 3, "event": {"type": "next-turn"}}'
-        )
-    return data
+def body(endpoint: str | None = None) -> dict[str, Any]:
+    """The request's JSON object, checked at the edge (only ``endpoint``'s fields), or a 4xx."""
+    return json_body(FIELDS[endpoint] if endpoint else None,
+                     ', e.g. {"base_seq": 3, "event": {"type": "next-turn"}}')
+
+
+def bool_field(data: dict[str, Any], name: str) -> bool:
+    value = data.get(name, False)
+    if not isinstance(value, bool):
+        raise BadRequestError(f'"{name}" must be true or false (JSON booleans), not {value!r}')
+    return value
+
+
+def colour_field(value: Any, owner: str) -> str:
+    """A board colour: ``#rrggbb`` or a peg colour's name (``red``), as ``#rrggbb``."""
+    if isinstance(value, str) and value.lower() in PEG_COLOURS:
+        return PEG_COLOURS[value.lower()]
+    if not isinstance(value, str) or not COLOUR.fullmatch(value):
+        names = ", ".join(PEG_COLOURS)
+        raise BadRequestError(f"{owner}'s colour {value!r} is not a colour: send #rrggbb (like "
+                              f"#e5383b) or one of {names}")
+    return value.lower()
 
 
 def int_field(data: dict[str, Any], name: str) -> int:
@@ -57,9 +101,29 @@ def options_field(data: dict[str, Any], example: str) -> dict[str, Any]:
     return {k: v for k, v in options.items() if v is not None and v != ""}
 
 
+def toss_options(options: dict[str, Any]) -> TossOptions:
+    """Toss options from JSON, each of the type of its default (``"decks": "2"`` is refused)."""
+    defaults = TossOptions()
+    for name, value in options.items():
+        default = getattr(defaults, name, None)
+        if default is None or name == "ruleset":
+            continue
+        wanted = type(default)
+        if isinstance(value, bool) != (wanted is bool) or not isinstance(value, wanted):
+            kind = {bool: "true or false", int: "a whole number", str: "text"}.get(
+                wanted, wanted.__name__)
+            raise BadRequestError(f'option "{name}" must be {kind}, not {value!r}')
+    if "goal" in options and (isinstance(options["goal"], bool)
+                              or not isinstance(options["goal"], int)):
+        raise BadRequestError(f'option "goal" must be a whole number, not {options["goal"]!r}')
+    return TossOptions.from_json(options)
+
+
 def card_codes(value: Any, what: str) -> list[str]:
     """Card codes from a list or a space-separated string, checked by the card parser (which
     refuses an empty code)."""
+    if isinstance(value, list) and len(value) > 400:
+        raise BadRequestError(f"{what} holds {len(value)} cards; at most 400")
     if not isinstance(value, str) and not (
             isinstance(value, list) and all(isinstance(v, str) for v in value)):
         raise BadRequestError(f"{what} must be a list of card codes like [\"7cl\", \"7sp\"]")
@@ -89,47 +153,63 @@ def table_urls(table: Table) -> dict[str, str]:
 def setup_from_json(data: dict[str, Any]) -> tuple[tables.Setup, bool]:
     """Build the table setup from the start page's JSON (see docs/api.md)."""
     game = data.get("game", "complex-toss-rummy")
-    if isinstance(game, str) and game in GAMES:
-        return pack_setup_from_json(game, data), bool(data.get("auto_accept", False))
+    auto_accept = bool_field(data, "auto_accept")
+    if not isinstance(game, str):
+        raise BadRequestError(f'"game" must be the name of a game, not {game!r}')
+    if game in GAMES:
+        return pack_setup_from_json(game, data), auto_accept
     options = options_field(data, 'like {"ace": "both", "decks": 1}')
     options["ruleset"] = game
-    toss_options = TossOptions.from_json(options)
+    setup_options = toss_options(options)
     raw_players = data.get("players")
     if not isinstance(raw_players, list) or not 2 <= len(raw_players) <= 6:
         raise BadRequestError("a table needs 2 to 6 players, each with a name")
     players, colours = read_players(raw_players)
-    teams: list[tuple[str, tuple[str, ...]]] = []
-    team_colours: dict[str, str] = {}
-    for i, team in enumerate(data.get("teams") or []):
-        if not isinstance(team, dict) or not isinstance(team.get("members"), list):
-            raise BadRequestError('each team must be {"name": "North", "members": ["ann", "cy"]}')
-        name = str(team.get("name") or f"Team {i + 1}").strip()[:24]
-        teams.append((name, tuple(str(m) for m in team["members"])))
-        if team.get("colour"):
-            team_colours[name] = str(team["colour"])
+    teams, team_colours = read_teams(data.get("teams") or [])
     owners = [t for t, _ in teams] if teams else players
     chosen = team_colours if teams else colours
     defaults = iter(c for c in PEG_COLOURS.values() if c not in chosen.values())
     board_colours = tuple((owner, chosen.get(owner) or next(defaults)) for owner in owners)
     setup = engine.TableSetup(players=tuple(players), teams=tuple(teams), colours=board_colours,
-                              options=toss_options)
-    return setup, bool(data.get("auto_accept", False))
+                              options=setup_options)
+    return setup, auto_accept
+
+
+def read_teams(raw_teams: Any) -> tuple[list[tuple[str, tuple[str, ...]]], dict[str, str]]:
+    """Teams (``{"name", "members", "colour"}``) and the colours chosen."""
+    if not isinstance(raw_teams, list):
+        raise BadRequestError('"teams" must be a list like [{"name": "North", "members": '
+                              '["ann", "cy"]}]')
+    teams: list[tuple[str, tuple[str, ...]]] = []
+    colours: dict[str, str] = {}
+    for i, team in enumerate(raw_teams):
+        if not isinstance(team, dict) or not isinstance(team.get("members"), list):
+            raise BadRequestError('each team must be {"name": "North", "members": ["ann", "cy"]}')
+        check_fields(team, ("name", "members", "colour"), f"team {i + 1}")
+        name = clean_name(team.get("name") or f"Team {i + 1}", f"team {i + 1}")
+        members = tuple(clean_name(m, f"a member of {name}") for m in team["members"])
+        teams.append((name, members))
+        if team.get("colour"):
+            colours[name] = colour_field(team["colour"], name)
+    return teams, colours
 
 
 def read_players(raw_players: list[Any]) -> tuple[list[str], dict[str, str]]:
     """Player names (each a string or ``{"name", "colour"}``) and the colours chosen."""
     players: list[str] = []
     colours: dict[str, str] = {}
+    if len(raw_players) > 12:
+        raise BadRequestError(f"a table seats at most 12 players, not {len(raw_players)}")
     for i, entry in enumerate(raw_players):
-        name = entry.get("name") if isinstance(entry, dict) else entry
-        if not isinstance(name, str) or not name.strip():
-            raise BadRequestError(f"player {i + 1} needs a name")
-        name = name.strip()[:24]
-        if name in players:
+        if isinstance(entry, dict):
+            check_fields(entry, ("name", "colour"), f"player {i + 1}")
+        name = clean_name(entry.get("name") if isinstance(entry, dict) else entry,
+                          f"player {i + 1}")
+        if name.casefold() in {p.casefold() for p in players}:
             raise BadRequestError(f"two players are called {name!r}: give each a different name")
         players.append(name)
         if isinstance(entry, dict) and entry.get("colour"):
-            colours[name] = str(entry["colour"])
+            colours[name] = colour_field(entry["colour"], name)
     return players, colours
 
 
@@ -138,6 +218,8 @@ def pack_setup_from_json(game: str, data: dict[str, Any]) -> tables.Setup:
     the game's own options, decks and, for the chip games, the chips each player starts with."""
     options = options_field(data, "of the game's options")
     decks = options.pop("decks", data.get("decks", 1))
+    if isinstance(decks, bool) or not isinstance(decks, int):
+        raise BadRequestError(f'"decks" must be a whole number of decks, not {decks!r}')
     raw_players = data.get("players")
     if not isinstance(raw_players, list):
         raise BadRequestError("a table needs a list of players, each with a name")
@@ -160,7 +242,8 @@ def games() -> Response:
 
 @bp.post("/tables")
 def create_table() -> tuple[Response, int]:
-    setup, auto_accept = setup_from_json(body())
+    setup, auto_accept = setup_from_json(body("create"))
+    limit_table_creation()
     table = get_store().create_table(setup, auto_accept=auto_accept)
     response = jsonify({
         "table_id": table.id, "keeper_token": table.keeper_token,
@@ -168,23 +251,25 @@ def create_table() -> tuple[Response, int]:
         "seats": table.seats, "urls": table_urls(table), "seq": table.seq,
         "state": table.state_json(),
     })
-    set_token_cookie(response, table.id, table.keeper_token)
+    set_token_cookie(response, table.id, table.keeper_token, "keeper")
     return response, 201
 
 
 @bp.post("/tables/<table_id>/join")
 def join(table_id: str) -> tuple[Response, int]:
-    data = body()
+    data = body("join")
     table = table_for(table_id)
-    player = data.get("player")
+    player, join_token = data.get("player"), data.get("join_token")
     if not isinstance(player, str):
         raise BadRequestError('say which seat you take: {"join_token": "...", "player": "ann"}')
+    if not isinstance(join_token, str):
+        raise BadRequestError('"join_token" must be the text from the join link (its t=...)')
     store = get_store()
     held = request_token(table.id)
     if held and table.seats.get(player) == held:  # this phone already holds the seat
-        store.check_join_token(table, data.get("join_token"))
+        store.check_join_token(table, join_token)
         return seat_response(table, player, held), 200
-    claim = store.claim_seat(table, data.get("join_token"), player)
+    claim = store.claim_seat(table, join_token, player)
     if claim.token is None:
         return seat_request_response(table, claim), 202
     return seat_response(table, player, claim.token), 200
@@ -194,7 +279,7 @@ def seat_response(table: Table, player: str, token: str) -> Response:
     """The seat's token, also set as the phone's cookie."""
     response = jsonify({"role": "player", "player": player, "token": token,
                         "url": url_for("pages.player", table_id=table.id)})
-    set_token_cookie(response, table.id, token)
+    set_token_cookie(response, table.id, token, "player")
     return response
 
 
@@ -212,7 +297,7 @@ def collect_seat(table_id: str, request_id: int) -> tuple[Response, int]:
     """The phone that asked for a claimed seat: 202 while the keeper has not answered, then the
     seat (token and cookie) once approved; 403 with the reason when refused."""
     table = table_for(table_id)
-    claim = get_store().collect_seat(table, request_id, body().get("secret"))
+    claim = get_store().collect_seat(table, request_id, body("collect").get("secret"))
     if claim.token is None:
         return jsonify({"status": "pending", "player": claim.player}), 202
     return seat_response(table, claim.player, claim.token), 200
@@ -281,7 +366,7 @@ def display_qr(table_id: str) -> Response:
 def settings(table_id: str) -> Response:
     table = table_for(table_id)
     require(table, "keeper")
-    data = body()
+    data = body("settings")
     if not isinstance(data.get("auto_accept"), bool):
         raise BadRequestError('send {"auto_accept": true} or {"auto_accept": false}')
     get_store().set_auto_accept(table, data["auto_accept"])
@@ -322,21 +407,44 @@ def events(table_id: str) -> Response:
         since = int(request.args.get("since", "0"))
     except ValueError as exc:
         raise BadRequestError("since must be a sequence number") from exc
+    if not 0 <= since <= NUMBER_LIMIT:
+        raise BadRequestError(f"since must be a sequence number from 0 to {NUMBER_LIMIT:,}")
     return jsonify({"seq": table.seq, "events": get_store().events(table, since)})
+
+
+def encoded_once(table: Table, name: str, build: Callable[[], bytes]) -> bytes:
+    """``build()``'s bytes, made once per state of the table and kept until the next event: a
+    page polling a long table costs the server no encoding."""
+    with table.cond:
+        seq = table.seq
+        cached = table.replies.get(name)
+    if cached is not None and cached[0] == seq:
+        return cached[1]
+    data = build()
+    with table.cond:
+        if table.seq == seq:
+            table.replies[name] = (seq, data)
+    return data
 
 
 @bp.get("/tables/<table_id>/history")
 def history(table_id: str) -> Response:
     table = table_for(table_id)
     role_for(table)
-    state = table.state_json()
-    cache = current_app.extensions.setdefault("scorekeeper.history_notes",
-                                              history_notes.NotesCache())
-    notes = cache.notes(table.id, table.setup, get_store().events(table))
-    return jsonify({"seq": table.seq, "hands": state.get("hands", []),
+
+    def build() -> bytes:
+        with table.cond:
+            seq, state = table.seq, table.state_json()
+        cache = current_app.extensions.setdefault("scorekeeper.history_notes",
+                                                  history_notes.NotesCache())
+        notes = cache.notes(table.id, table.setup, get_store().events(table))
+        document = {"seq": seq, "hands": state.get("hands", []),
                     "boards": state.get("boards", []),
-                    "points": get_store().states_over_time(table),
-                    "notes": {str(seq): note for seq, note in notes.items()}})
+                    "points": get_store().states_over_time(table)[:seq + 1],
+                    "notes": {str(n): note for n, note in notes.items() if n <= seq}}
+        return json.dumps(document, separators=(",", ":")).encode()
+
+    return Response(encoded_once(table, "history", build), mimetype="application/json")
 
 
 @bp.get("/tables/<table_id>/export.json")
@@ -382,7 +490,7 @@ def export_hands_csv(table_id: str) -> Response:
 def post_event(table_id: str) -> tuple[Response, int]:
     table = table_for(table_id)
     role = require(table, "keeper")
-    data = body()
+    data = body("event")
     base_seq = int_field(data, "base_seq")
     # a stale base_seq is the app's 409 with the current state (web.register_errors)
     seq, _, state_text = get_store().append_encoded(table, base_seq, data.get("event"), role.name,
@@ -399,8 +507,10 @@ def post_event(table_id: str) -> tuple[Response, int]:
 def preview_end_hand(table_id: str) -> Response:
     table = table_for(table_id)
     role_for(table)
-    data = body()
+    data = body("preview")
     went_out = data.get("went_out") or None
+    if went_out is not None and not isinstance(went_out, str):
+        raise BadRequestError('"went_out" must be the name of the player who went out, or null')
     raw_hands = data.get("hands") or {}
     if not isinstance(raw_hands, dict):
         raise BadRequestError('"hands" must map each player to the cards left in hand')
@@ -420,7 +530,7 @@ def dry_run(table_id: str) -> Response:
     "state"}`` (the keeper's preview of a hand's scores); a refusal is 422/400 as for a write."""
     table = table_for(table_id)
     require(table, "keeper")
-    data = body()
+    data = body("dry-run")
     state = get_store().dry_run(table, data.get("event"))
     return jsonify({"seq": table.seq, "state": state.to_json()})
 
@@ -430,7 +540,7 @@ def propose(table_id: str) -> tuple[Response, int]:
     table = table_for(table_id)
     role = require(table, "player")
     assert role.player is not None
-    data = body()
+    data = body("propose")
     store = get_store()
     if not isinstance(table.setup, engine.TableSetup):
         raise BadRequestError("at this table the keeper enters each hand: tell the keeper")
@@ -450,6 +560,7 @@ def propose(table_id: str) -> tuple[Response, int]:
     event = data.get("event")
     if not isinstance(event, dict) or event.get("type") not in PROPOSABLE:
         raise BadRequestError(f"a player may propose one of: {', '.join(PROPOSABLE)}")
+    check_fields(event, PROPOSAL_EVENT_FIELDS, "the proposed play")
     event = {**event, "player": role.player}
     store.dry_run(table, event)  # refuse now, with the reason, rather than later
     pid = store.propose(table, role.player, "event", event, action_id)
@@ -470,7 +581,7 @@ def resolve_proposal(table_id: str, proposal_id: int, action: str) -> tuple[Resp
     require(table, "keeper")
     store = get_store()
     proposal = store.proposal(table, proposal_id)
-    data = body() if action == "accept" else {}
+    data = body("accept") if action == "accept" else {}
     store.check_repeat(table, data.get("action_id"))  # a second tap on Accept: answered again
     if proposal["status"] != "pending":
         raise BadRequestError(f"proposal {proposal_id} is already {proposal['status']}")
@@ -493,7 +604,7 @@ def confirm(table_id: str) -> Response:
     table = table_for(table_id)
     role = require(table, "player")
     assert role.player is not None
-    hand_no = int_field(body(), "hand_no")
+    hand_no = int_field(body("confirm"), "hand_no")
     finished = {h.get("hand_no") for h in table.state_json().get("hands", [])}
     if hand_no not in finished:
         raise BadRequestError(f"hand {hand_no} has not been tallied yet: confirm after End hand")
@@ -505,7 +616,7 @@ def confirm(table_id: str) -> Response:
 def post_board_status(table_id: str) -> Response:
     table = table_for(table_id)
     require(table, "keeper", "display")
-    data = body()
+    data = body("board-status")
     status, detail = data.get("status"), data.get("detail", "")
     if not isinstance(status, str) or not status or len(status) > 40:
         raise BadRequestError(f'"status" must be a short word such as {", ".join(BOARD_STATUSES)}')
@@ -539,6 +650,7 @@ def stream(table_id: str) -> Response:
     limit = int(current_app.config.get("MAX_STREAMS") or
                 max(1, int(current_app.config["THREADS"]) - STREAM_RESERVE))
     if store.listeners >= limit:  # keep worker threads free for the keeper's writes
+        store.probe_streams()  # free the slots of pages that have gone
         return Response(json.dumps({"error": f"too many live pages are open ({limit}): close "
                                              "some, this page retries by itself"}),
                         status=503, mimetype="application/json", headers={"Retry-After": "5"})
@@ -564,14 +676,16 @@ def stream(table_id: str) -> Response:
             if batch:
                 sent = batch[-1][0]
                 yield b"".join(m for _, m in batch)
-        meta_seen, message = store.meta_message(table)
+        meta_seen, message = store.meta_message(table, sent)
         yield message
+        probe_seen = store.probes
         while not store.closed.is_set():
             if not store.seat_token_valid(table, role, token):
                 return  # the keeper freed or handed on this seat: its token has ended
             payload = b""
             with table.cond:  # one short hold per wake-up: wait, then take what is new
-                if table.seq == sent and table.meta_version == meta_seen:
+                if (table.seq == sent and table.meta_version == meta_seen
+                        and store.probes == probe_seen):
                     table.cond.wait(heartbeat)
                 current, meta_changed = table.seq, table.meta_version != meta_seen
                 if current > sent and sent + 1 in table.messages:
@@ -582,13 +696,19 @@ def stream(table_id: str) -> Response:
                 if batch:
                     sent = batch[-1][0]
                     payload = b"".join(m for _, m in batch)
+            if store.probes != probe_seen:
+                probe_seen = store.probes
+                # the first write to a page that has gone draws its reset, the next one fails
+                yield b": probe\n\n"
+                time.sleep(PROBE_GAP_SECONDS)
+                yield b": probe\n\n"
             if payload:
                 yield payload
             elif not meta_changed:
                 yield b": heartbeat\n\n"
                 continue
             if meta_changed:
-                meta_seen, message = store.meta_message(table)
+                meta_seen, message = store.meta_message(table, sent)
                 yield message
             # Under a burst of writes, let events gather so that one wake-up carries several,
             # instead of every open page waking for every event and starving the writers:
@@ -608,8 +728,8 @@ def rules_check() -> Response:
     """The meld verdict for some cards: ``{"cards": "7cl 7sp 7he", "options": {...}}``."""
     from scorekeeper import melds
 
-    data = body()
-    options = TossOptions.from_json(options_field(data, 'like {"ruleset": "toss-rummy"}'))
+    data = body("rules-check")
+    options = toss_options(options_field(data, 'like {"ruleset": "toss-rummy"}'))
     cards = parse_cards(card_codes(data.get("cards", []), '"cards"'))
     if not cards:
         raise BadRequestError("pick or type at least one card")
@@ -617,6 +737,8 @@ def rules_check() -> Response:
     verdict = melds.judge_meld(cards, options)
     result = verdict.to_json()
     top = data.get("top")
+    if top is not None and not isinstance(top, str):
+        raise BadRequestError(f'"top" must be one card code like "7cl", not {top!r}')
     if top:
         result["top_check"] = melds.judge_top(cards, parse_cards([top])[0], options).to_json()
     return jsonify(result)

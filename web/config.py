@@ -37,6 +37,9 @@ DEFAULTS: dict[str, Any] = {
     "STREAM_COALESCE_SECONDS": 0.0005,
     "STREAM_COALESCE_MAX_SECONDS": 0.1,
     "MAX_CONTENT_LENGTH": 64 * 1024,
+    # New tables one client address may create per window (then 429 with Retry-After).
+    "TABLES_PER_WINDOW": 30,
+    "TABLES_WINDOW_SECONDS": 600.0,
     "BOARD": None,
 }
 

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
+from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
 from scorekeeper import tables
@@ -31,8 +32,9 @@ def boot(table: Table, role: Role, **extra: Any) -> Markup:
         data = {"table_id": table.id, "seq": table.seq, "state": table.state_json(),
                 "role": {"kind": role.kind, "player": role.player},
                 "setup": tables.setup_to_json(table.setup), "table": store.meta(table), **extra}
-    text = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
-    return Markup(text)
+    # "<", ">", "&" and "'" become \u003c... (as Flask's tojson): no name or note can end the
+    # script element or open a comment in it; ASCII-only, so no text can fail to encode.
+    return htmlsafe_json_dumps(data, dumps=json.dumps)
 
 
 def is_pack(table: Table) -> bool:
@@ -49,9 +51,9 @@ def table_page(table_id: str, template: str, *kinds: str, pack_template: str | N
         game = get_game(tables.game_of(table.setup)).describe()
     token = request.args.get("token")
     if token:  # a link with ?token= sets the cookie, then shows the clean address
-        get_store().role(table, token)  # refuses a wrong token before setting it
+        link_role = get_store().role(table, token)  # refuses a wrong token before setting it
         response = make_response(redirect(request.path))
-        set_token_cookie(response, table.id, token)
+        set_token_cookie(response, table.id, token, link_role.kind)
         return response
     if request_token(table_id) is None:
         raise TokenError("open this table from its join link or QR code first")

@@ -53,7 +53,10 @@ ZIP_MAX_FILES = 400
 WORKER_WAIT_SECONDS = 30.0
 #: Below this confidence a card is outlined as doubtful (right readings score above 0.9).
 DOUBT_BELOW = 0.8
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff")
+#: Photo formats read, each with its size in its header (checked before any decoding).
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp")
+#: Bytes read at a time when checking a zip member.
+ZIP_CHUNK = 1024 * 1024
 
 
 class PhotoError(StoreError):
@@ -195,6 +198,24 @@ def too_large(exc: RequestEntityTooLarge) -> tuple[Response, int]:
                              f"{upload_limit_text(limit)}"}), 413
 
 
+def check_photo(data: bytes) -> None:
+    """Refuse, from its header alone, a file that is not a JPEG, PNG, WebP or BMP photo or that
+    is larger than the pixel limit (a small file may claim a huge image)."""
+    from scorekeeper.vision.images import MAX_PIXELS, image_size
+
+    if not data:
+        raise PhotoError("the photo is empty (0 bytes): take or choose the photo again")
+    size = image_size(data)
+    if size is None:
+        raise PhotoError("the file is not an image this app reads: send a JPEG, PNG, WebP or BMP "
+                         "image (the camera's normal photo)")
+    width, height = size
+    if width * height > MAX_PIXELS:
+        raise PhotoError(f"the image is {width}x{height} ({width * height / 1e6:.0f} megapixels); "
+                         f"the limit is {MAX_PIXELS // 1_000_000} megapixels: send the phone's "
+                         "normal photo size", 413)
+
+
 def vision_failure(exc: ValueError) -> PhotoError:
     from scorekeeper.vision import ImageTooLargeError
 
@@ -225,6 +246,7 @@ def recognize_photo(table_id: str) -> Response:
     require(table, "player", "keeper")
     limit_upload(int(current_app.config["PHOTO_MAX_BYTES"]), "the photo")
     data, _ = uploaded("photo", "the photo")
+    check_photo(data)
     profile = decks().profile(table)
     started = time.perf_counter()
     with worker_slot():
@@ -279,6 +301,7 @@ def learn_one(table: Table, code: str, data: bytes, source: str, deck: str,
     """Learn one card from its photo and store it (raises PhotoError with the reason)."""
     from scorekeeper.vision import DeckProfile, VisionError, learn_photo
 
+    check_photo(data)
     with worker_slot():
         try:
             model = learn_photo(data, code)
@@ -342,7 +365,7 @@ def import_zip(table_id: str) -> Response:
         members = [m for m in archive.infolist() if not m.is_dir()
                    and PurePosixPath(m.filename).suffix.lower() in IMAGE_SUFFIXES
                    and not PurePosixPath(m.filename).name.startswith(".")]
-    except zipfile.BadZipFile as exc:
+    except (zipfile.BadZipFile, ValueError, EOFError, OSError, NotImplementedError) as exc:
         raise PhotoError("the file is not a zip archive: zip the folder of card photos") from exc
     if not members:
         raise PhotoError("the zip holds no photos (.jpg, .png, ...): one photo per card, named "
@@ -350,6 +373,8 @@ def import_zip(table_id: str) -> Response:
     if len(members) > ZIP_MAX_FILES:
         raise PhotoError(f"the zip holds {len(members)} photos; at most {ZIP_MAX_FILES}")
     photo_limit = int(current_app.config["PHOTO_MAX_BYTES"])
+    for member in members:
+        check_member(archive, member, photo_limit)
     learned: list[str] = []
     failed: dict[str, str] = {}
     for member in members:
@@ -360,7 +385,7 @@ def import_zip(table_id: str) -> Response:
                 raise PhotoError(f"{code} has two photos in the zip")
             if member.file_size > photo_limit:
                 raise PhotoError(f"the photo is over {upload_limit_text(photo_limit)}")
-            learn_one(table, code, archive.read(member), file_name, deck,
+            learn_one(table, code, read_member(archive, member, photo_limit), file_name, deck,
                       request.form.get("name") or None)
             learned.append(code)
         except PhotoError as exc:
@@ -368,6 +393,34 @@ def import_zip(table_id: str) -> Response:
                 raise
             failed[file_name] = str(exc)
     return jsonify({"learned": learned, "failed": failed, "deck": decks().info(table)})
+
+
+def read_member(archive: zipfile.ZipFile, member: zipfile.ZipInfo, limit: int) -> bytes:
+    """A member's bytes, at most ``limit`` (its header may understate its size)."""
+    with archive.open(member) as file:
+        data = file.read(limit + 1)
+    if len(data) > limit:
+        raise PhotoError(f"the photo is over {upload_limit_text(limit)}")
+    return data
+
+
+def check_member(archive: zipfile.ZipFile, member: zipfile.ZipInfo, limit: int) -> None:
+    """Read a member through once, checking its CRC, before anything is learned: a damaged
+    zip is refused whole (nothing stored). Members over ``limit`` are left to the learning
+    pass, which names them among the failed photos."""
+    if member.file_size > limit:
+        return
+    try:
+        with archive.open(member) as file:
+            total = 0
+            while chunk := file.read(ZIP_CHUNK):
+                total += len(chunk)
+                if total > limit:
+                    return
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, RuntimeError,
+            EOFError, OSError, ValueError) as exc:
+        raise PhotoError(f"the zip is damaged at {member.filename!r} ({exc}): zip the card "
+                         "photos again and send the new file") from exc
 
 
 @bp.get("/api/tables/<table_id>/deck/profile.npz")

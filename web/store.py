@@ -27,6 +27,11 @@ from web import db
 
 #: How many recent live-stream messages each table keeps ready to resend.
 MESSAGE_CACHE = 2000
+#: Earlier states kept in memory for undo (the chain through ``state.previous``); it is cut
+#: back to UNDO_KEEP once it grows past UNDO_KEEP + UNDO_SLACK. An undo past the kept states
+#: folds the log again (the log holds every state).
+UNDO_KEEP = 64
+UNDO_SLACK = 64
 ROLES = ("keeper", "player", "display")
 
 
@@ -171,6 +176,12 @@ class Table:
     meta_version: int = 0
     meta_cache: tuple[int, int, bytes] | None = None
     listeners: int = 0
+    #: Each board's score after every event (the history chart and the CSV), kept as it goes.
+    points: list[dict[str, Any]] = field(default_factory=list)
+    #: The kept state whose ``previous`` was cut off (an undo from it refolds the log).
+    cut_state: Any = None
+    #: Encoded replies kept for the current state (name -> (seq, bytes)), e.g. the history.
+    replies: dict[str, tuple[int, bytes]] = field(default_factory=dict)
     board_status: dict[str, Any] = field(
         default_factory=lambda: {"status": "none", "detail": "no LED board reported", "at": None}
     )
@@ -192,6 +203,30 @@ def refusal(exc: Exception) -> RefusedError:
     return RefusedError(str(exc), 400)
 
 
+def score_point(seq: int, state: tables.State, state_json: Mapping[str, Any]) -> dict[str, Any]:
+    """Each board's score after event ``seq``."""
+    return {"seq": seq, "hand_no": state_json.get("hand_no"),
+            "scores": {b.owner: b.score for b in state.boards()}}
+
+
+def trim_undo_chain(state: tables.State) -> Any:
+    """Cut the chain of earlier states after UNDO_KEEP of them once it is longer than
+    UNDO_KEEP + UNDO_SLACK; returns the state whose ``previous`` was cut, or None."""
+    node: Any = state
+    for _ in range(UNDO_KEEP):
+        node = getattr(node, "previous", None)
+        if node is None:
+            return None
+    deeper: Any = node
+    for _ in range(UNDO_SLACK):
+        deeper = getattr(deeper, "previous", None)
+        if deeper is None:
+            return None
+    # the states are frozen for their readers; the store owns this chain and frees its tail
+    object.__setattr__(node, "previous", None)
+    return node
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(18)
 
@@ -199,7 +234,11 @@ def new_token() -> str:
 def sse_message(kind: str, seq: int, payload: Mapping[str, Any]) -> bytes:
     """One Server-Sent Events message, ``id`` = the table's sequence number."""
     data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-    return f"id: {seq}\nevent: {kind}\ndata: {data}\n\n".encode()
+    try:
+        return f"id: {seq}\nevent: {kind}\ndata: {data}\n\n".encode()
+    except UnicodeEncodeError:  # text stored before the edge refused broken characters
+        data = json.dumps(payload, ensure_ascii=True, separators=(",", ":"))
+        return f"id: {seq}\nevent: {kind}\ndata: {data}\n\n".encode()
 
 
 class Store:
@@ -214,6 +253,9 @@ class Store:
         self._tables_lock = threading.Lock()
         self.closed = threading.Event()
         self.listeners = 0
+        #: Bumped to make every open stream write at once (a page that has gone is found).
+        self.probes = 0
+        self._last_probe = 0.0
         with self._db_lock:
             db.migrate(self._conn)
 
@@ -239,6 +281,19 @@ class Store:
         with self._tables_lock:
             table.listeners += delta
             self.listeners += delta
+
+    def probe_streams(self, every: float = 1.0) -> None:
+        """Make every open stream write now (at most once per ``every`` seconds): a page that
+        has gone away is found at once and its slot freed, not at the next heartbeat."""
+        now = time.monotonic()
+        with self._tables_lock:
+            if now - self._last_probe < every:
+                return
+            self._last_probe = now
+            self.probes += 1
+        for table in list(self._tables.values()):
+            with table.cond:
+                table.cond.notify_all()
 
     def stop_streams(self) -> None:
         """End every live stream (the server is stopping)."""
@@ -316,13 +371,28 @@ class Store:
         state = tables.initial_state(table.setup)
         seq = 0
         table.messages.clear()
-        table.messages[0] = sse_message(
-            "state", 0, {"seq": 0, "state": state.to_json(), "event": None}
-        )
+        first = state.to_json()
+        table.messages[0] = sse_message("state", 0, {"seq": 0, "state": first, "event": None})
+        table.points = [score_point(0, state, first)]
         for seq, event in self._logged_events(table.id):
             state = tables.apply(state, event)
             self._remember(table, seq, state, event)
         table.state, table.seq = state, seq
+        table.cut_state = trim_undo_chain(state)
+
+    def _full_state(self, table: Table) -> tables.State:
+        """The table's state folded from its whole log, with every earlier state for undo."""
+        state = tables.initial_state(table.setup)
+        for _, event in self._logged_events(table.id):
+            state = tables.apply(state, event)
+        return state
+
+    def _apply(self, table: Table, event: dict[str, Any]) -> tables.State:
+        """The state after ``event`` (an undo past the kept states folds the log again)."""
+        state = table.state
+        if event.get("type") == "undo" and state is table.cut_state:
+            state = self._full_state(table)
+        return tables.apply(state, event)
 
     def _logged_events(self, table_id: str, since: int = 0) -> Iterator[tuple[int, dict[str, Any]]]:
         rows = self._query(
@@ -338,6 +408,8 @@ class Store:
         table.messages[seq] = sse_message(
             "state", seq, {"seq": seq, "state": state_json, "event": event}
         )
+        if not isinstance(state, dict):
+            table.points.append(score_point(seq, state, state_json))
         while len(table.messages) > MESSAGE_CACHE:
             table.messages.popitem(last=False)
 
@@ -350,6 +422,9 @@ class Store:
                 "this table needs a token: open the join link (scan the QR code) or send "
                 "Authorization: Bearer TOKEN"
             )
+        if not isinstance(token, str) or not token.isascii():
+            raise TokenError("this token is not one this app makes (tokens are plain ASCII): "
+                             "scan the table's QR code again")
         if secrets.compare_digest(token, table.keeper_token):
             return Role("keeper")
         if secrets.compare_digest(token, table.display_token):
@@ -365,7 +440,8 @@ class Store:
         raise TokenError("this token does not belong to this table: scan the table's QR code again")
 
     def check_join_token(self, table: Table, join_token: str | None) -> None:
-        if not join_token or not secrets.compare_digest(join_token, table.join_token):
+        if (not isinstance(join_token, str) or not join_token or not join_token.isascii()
+                or not secrets.compare_digest(join_token, table.join_token)):
             raise TokenError(
                 "this join link is wrong or has been replaced: "
                 "ask the keeper to show the QR code again"
@@ -520,7 +596,7 @@ class Store:
         """The state the event would give, without storing it (a refusal raises)."""
         event = self._checked_event(event)
         try:
-            return tables.apply(table.state, event)
+            return self._apply(table, event)
         except ValueError as exc:
             raise refusal(exc) from exc
 
@@ -552,7 +628,7 @@ class Store:
             if base_seq != table.seq:
                 raise self._stale(table, base_seq)
             try:
-                state = tables.apply(table.state, event)
+                state = self._apply(table, event)
             except ValueError as exc:
                 raise refusal(exc) from exc
             seq = table.seq + 1
@@ -582,8 +658,13 @@ class Store:
                 except sqlite3.Error:
                     self._conn.execute("ROLLBACK")
                     raise
+            point = score_point(seq, state, state_json)
+            cut = trim_undo_chain(state)
             with table.cond:
                 table.state, table.seq = state, seq
+                table.points.append(point)
+                if cut is not None:
+                    table.cut_state = cut
                 table.messages[seq] = message
                 while len(table.messages) > MESSAGE_CACHE:
                     table.messages.popitem(last=False)
@@ -644,10 +725,15 @@ class Store:
                 "state", table.seq, {"seq": table.seq, "state": table.state_json(), "event": None}
             )
 
-    def meta_message(self, table: Table) -> tuple[int, bytes]:
-        """The table's side information (seats, proposals...) as one ``table`` message."""
+    def meta_message(self, table: Table, seq: int | None = None) -> tuple[int, bytes]:
+        """The table's side information (seats, proposals...) as one ``table`` message.
+
+        Its id is ``seq``, the last state the stream has sent (by default the table's): a page
+        that reconnects after it resumes from that state, never past one it has not seen.
+        """
         with table.cond:
-            version, seq = table.meta_version, table.seq
+            version = table.meta_version
+            seq = table.seq if seq is None else seq
             cached = table.meta_cache
         if cached is not None and cached[0] == version and cached[1] == seq:
             return version, cached[2]
@@ -656,15 +742,10 @@ class Store:
         return version, message
 
     def states_over_time(self, table: Table) -> list[dict[str, Any]]:
-        """Each board's score after every event (for the history chart and the CSV)."""
-        state = tables.initial_state(table.setup)
-        points = [{"seq": 0, "hand_no": state.to_json().get("hand_no"),
-                   "scores": {b.owner: b.score for b in state.boards()}}]
-        for seq, event in self._logged_events(table.id):
-            state = tables.apply(state, event)
-            points.append({"seq": seq, "hand_no": state.to_json().get("hand_no"),
-                           "scores": {b.owner: b.score for b in state.boards()}})
-        return points
+        """Each board's score after every event (for the history chart and the CSV), from
+        the points kept as the log grew: a reader never folds the log again."""
+        with table.cond:
+            return list(table.points)
 
     # -- proposals, confirmations, board status ------------------------------------------
 
@@ -709,6 +790,8 @@ class Store:
             return int(cur.lastrowid or 0)
 
     def proposal(self, table: Table, proposal_id: int) -> dict[str, Any]:
+        if not 0 < proposal_id < 2**63:  # SQLite's integers are 64-bit
+            raise ProposalNotFoundError(f"there is no proposal {proposal_id} at this table")
         rows = self._query(
             "SELECT * FROM proposals WHERE table_id = ? AND id = ?", (table.id, proposal_id)
         )

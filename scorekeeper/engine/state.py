@@ -62,8 +62,8 @@ class TableSetup:
 
     >>> s = TableSetup.from_json({"players": ["ann", "bob", "cy", "dee"],
     ...                           "teams": {"North": ["ann", "cy"], "South": ["bob", "dee"]}})
-    >>> s.board_owners, s.colour_of("South")
-    (('North', 'South'), '#2f6fde')
+    >>> s.board_owners, s.colour_of("South") == PEG_COLOURS["blue"]
+    (('North', 'South'), True)
     >>> TableSetup(players=("ann",))
     Traceback (most recent call last):
     ...

@@ -15,7 +15,7 @@ and ``profile.with_card(model)``, store it with ``profile.to_bytes()``.
 ...     recognize(b"not a photo")
 ... except NotAnImageError as exc:
 ...     print(exc)
-the file is not an image that can be read (JPEG, PNG, WebP, BMP or TIFF expected)
+the file is not an image that can be read (JPEG, PNG, WebP or BMP expected)
 """
 
 from __future__ import annotations

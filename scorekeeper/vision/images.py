@@ -181,17 +181,20 @@ def decode(data: bytes, max_side: int | None = None) -> Photo:
     """Decode image bytes upright (EXIF applied), reduced so its long side is near ``max_side``.
 
     Raises NotAnImageError, EmptyImageError or ImageTooLargeError (checked from the header
-    before decoding whenever the format allows).
+    before decoding: formats without the size in their header are refused).
     """
     if not data:
         raise EmptyImageError("the image is empty (0 bytes): take or choose the photo again")
     size = image_size(data)
-    if size is not None:
-        _check_pixels(*size)
+    if size is None:  # only formats whose header gives the size are decoded (no TIFF bombs)
+        raise NotAnImageError(
+            "the file is not an image that can be read (JPEG, PNG, WebP or BMP expected)"
+        )
+    _check_pixels(*size)
     orientation = exif_orientation(data)
     flags = cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION
     factor = 1
-    if size is not None and max_side is not None and data[:2] == b"\xff\xd8":
+    if max_side is not None and data[:2] == b"\xff\xd8":
         long_side = max(size)
         for f, flag in ((8, cv2.IMREAD_REDUCED_COLOR_8), (4, cv2.IMREAD_REDUCED_COLOR_4),
                         (2, cv2.IMREAD_REDUCED_COLOR_2)):
@@ -202,13 +205,10 @@ def decode(data: bytes, max_side: int | None = None) -> Photo:
     img = cv2.imdecode(buf, flags)
     if img is None or img.size == 0:
         raise NotAnImageError(
-            "the file is not an image that can be read (JPEG, PNG, WebP, BMP or TIFF expected)"
+            "the file is not an image that can be read (JPEG, PNG, WebP or BMP expected)"
         )
     if img.ndim == 2:
         img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
-    if size is None:
-        _check_pixels(img.shape[1], img.shape[0])
-        size = (img.shape[1], img.shape[0])
     img = apply_orientation(img, orientation)
     full_w, full_h = size if orientation < 5 else (size[1], size[0])
     scale = full_w / img.shape[1] if factor > 1 else 1.0

@@ -18,6 +18,7 @@
   function render() {
     const cs = codes(), have = learned(), n = deck.learned.length;
     SK.$("#cal-bar").style.width = `${cs.length ? (100 * n / cs.length) : 0}%`;
+    SK.$("#cal-bar").parentElement.setAttribute("aria-valuenow", String(cs.length ? Math.round(100 * n / cs.length) : 0));
     SK.$("#cal-count").textContent = `${n} of ${cs.length} cards learned`;
     SK.$("#cal-source").textContent = deck.source === "table" ? `Photos at this table are read with this deck (${n} cards).` : "No card learned yet: photos are read with the built-in reference Toss deck.";
     SK.$("#cal-deck-l").hidden = n > 0;

@@ -16,7 +16,7 @@
   function ranked(s) {
     const lastHand = (s.hands || [])[s.hands.length - 1];
     const colours = Object.fromEntries((s.boards || []).map((b) => [b.owner, b.colour]));
-    const rows = s.players.map((p, seat) => ({name: p.name, score: p.score, seat, colour: colours[p.name] || "#888",
+    const rows = s.players.map((p, seat) => ({name: p.name, score: p.score, seat, colour: colours[p.name] || "#888", mark: SK.MARKS[SK.markOf(s, p.name)],
       last: lastHand ? (lastHand.deltas || {})[p.name] || 0 : null}));
     rows.sort((a, b) => (lowFirst(s) ? a.score - b.score : b.score - a.score) || a.seat - b.seat);
     let place = 0, prev = null;
@@ -27,7 +27,7 @@
     const chips = s.chips && s.chips.counts;
     return `<table class="standings" id="standings-table"><tr><th></th><th>Player</th><th class="num">${s.hand_no ? `Hand ${s.hand_no}` : ""}</th><th class="num">Total</th>${chips ? `<th class="num">Chips</th>` : ""}</tr>` +
       ranked(s).map((r) => `<tr data-player="${SK.esc(r.name)}" class="${r.place === 1 && s.hand_no ? "lead" : ""}${r.name === me ? " me" : ""}">
-        <td class="place">${r.place}.</td><td><span class="swatch" style="background:${SK.esc(r.colour)}"></span>${SK.esc(r.name)}${r.name === me ? `<span class="you">you</span>` : ""}</td>
+        <td class="place">${r.place}.</td><td>${SK.swatchSVG(r.colour, r.mark)}${SK.esc(r.name)}${r.name === me ? `<span class="you">you</span>` : ""}</td>
         <td class="num ${SK.tone(r.last, lowFirst(s))}">${r.last === null ? "" : sign(r.last)}</td>
         <td class="num total" data-total>${r.score}</td>${chips ? `<td class="num" data-chips>${chips[r.name]}</td>` : ""}</tr>`).join("") +
       `</table><p class="muted">${GAME.name === "tong-its" ? "Totals are the chips paid to hand winners (antes and the pot under Chips)." : lowFirst(s) ? "Lowest total wins." : "Highest total wins."}${!goalOf(s) ? "" : GAME.name === "toss-hearts" ? ` The game ends when a total passes ${goalOf(s)}.` : ` Game to ${goalOf(s)}.`}</p>`;
@@ -131,9 +131,9 @@
         `<label>${SK.esc(p)}<input type="number" min="${f.minimum ?? ""}" step="1" data-int="${f.name}" data-p="${SK.esc(p)}"></label>`).join("")}</div></fieldset>`;
       if (f.kind === "group") return `<fieldset data-field="${f.name}"><legend>${lab}</legend>${players().map((p) =>
         `<div class="prow" data-row="${SK.esc(p)}" data-field="${f.name}"><span class="pname">${SK.esc(p)}</span>
-          <select data-meld="${SK.esc(p)}">${meldChoices(p)}</select>
-          <input class="cards" data-cards="${f.name}" data-p="${SK.esc(p)}" placeholder="the meld's cards">${photoButton(f.name, p)}
-          <select data-suit="${SK.esc(p)}" title="Doctor's named suit"><option value="">(suit)</option><option value="cl">\u2663 clubs</option><option value="sp">\u2660 spades</option><option value="he">\u2665 hearts</option><option value="di">\u2666 diamonds</option></select></div>`).join("")}</fieldset>`;
+          <select data-meld="${SK.esc(p)}" aria-label="${SK.esc(p)}'s meld">${meldChoices(p)}</select>
+          <input class="cards" data-cards="${f.name}" data-p="${SK.esc(p)}" placeholder="the meld's cards" aria-label="${SK.esc(p)}'s meld cards">${photoButton(f.name, p)}
+          <select data-suit="${SK.esc(p)}" title="Doctor's named suit" aria-label="${SK.esc(p)}: Doctor's named suit"><option value="">(suit)</option><option value="cl">\u2663 clubs</option><option value="sp">\u2660 spades</option><option value="he">\u2665 hearts</option><option value="di">\u2666 diamonds</option></select></div>`).join("")}</fieldset>`;
       return "";
     }
     switch (f.kind) {

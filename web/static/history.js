@@ -10,11 +10,12 @@
     const W = 900, H = 300, L = 50, B = 24, all = points.flatMap((p) => Object.values(p.scores));
     const lo = Math.min(0, ...all), hi = Math.max(10, ...all), n = points.length - 1;
     const x = (i) => L + (W - L - 10) * i / n, y = (v) => 24 + (H - B - 24) * (hi - v) / (hi - lo);
-    let s = `<svg viewBox="0 0 ${W} ${H}" style="width:100%;height:auto;background:#0d1218;border-radius:12px">`;
+    let s = `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="Scores over time: ${SK.esc(boards.map((b) => `${b.owner}, ${b.score}`).join("; "))}" style="width:100%;height:auto;background:#0d1218;border-radius:12px">`;
     [lo, 0, hi].forEach((v) => { s += `<line x1="${L}" x2="${W - 10}" y1="${y(v)}" y2="${y(v)}" stroke="#2f3b4a"/><text x="${L - 6}" y="${y(v) + 4}" fill="#9aa8b8" font-size="12" text-anchor="end">${v}</text>`; });
-    boards.forEach((b) => {
+    boards.forEach((b, k) => {
       const d = points.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.scores[b.owner] || 0).toFixed(1)}`).join("");
-      s += `<path d="${d}" fill="none" stroke="${SK.esc(b.colour)}" stroke-width="3"/><text x="${W - 12}" y="${y(b.score) - 6}" fill="${SK.esc(b.colour)}" font-size="13" text-anchor="end">${SK.esc(b.owner)} ${b.score}</text>`;
+      const mark = SK.MARKS[k % SK.MARKS.length];  // the board's shape at the line's end
+      s += `<path d="${d}" fill="none" stroke="${SK.esc(b.colour)}" stroke-width="3"/>${SK.markShape(mark, x(n), y(b.score), 7, `fill="${SK.esc(b.colour)}" stroke="#fff" stroke-width="1.5" data-mark="${mark}"`)}<text x="${W - 22}" y="${y(b.score) - 8}" fill="#eef2f7" font-size="13" text-anchor="end">${SK.esc(b.owner)} ${b.score}</text>`;
     });
     return s + `<text x="${L}" y="${H - 6}" fill="#9aa8b8" font-size="12">update 0</text><text x="${W - 10}" y="${H - 6}" fill="#9aa8b8" font-size="12" text-anchor="end">update ${n}</text></svg>`;
   }

@@ -5,6 +5,8 @@ const SK = {};
 SK.SUITS = [["cl", "\u2663", "black"], ["sp", "\u2660", "black"], ["he", "\u2665", "red"], ["di", "\u2666", "red"],
             ["cr", "\u271A", "gold"], ["or", "\u25C9", "gold"], ["ca", "\u265C", "blue"], ["sh", "\u2B1F", "blue"]];
 SK.SUIT = Object.fromEntries(SK.SUITS.map(([c, s, col]) => [c, {sym: s, colour: col}]));
+/* the suits' names, as scorekeeper/cards.py SUIT_NAMES, for screen readers */
+SK.SUIT_NAMES = {cl: "club", sp: "spade", he: "heart", di: "diamond", cr: "cross", or: "oracle", ca: "castle", sh: "shield"};
 SK.RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"];
 SK.JOKERS = [["boss", "Boss"], ["jk-black", "Black J"], ["jk-red", "Red J"], ["jk-gold", "Gold J"], ["jk-blue", "Blue J"], ["null", "Null"]];
 
@@ -103,30 +105,57 @@ SK.cardInfo = (code) => {
 SK.cardHTML = (code, extra) => { const i = SK.cardInfo(code); return `<span class="card ${i.cls} ${extra || ""}" title="${SK.esc(code)}">${SK.esc(i.label)}</span>`; };
 SK.cardsHTML = (codes) => (codes || []).map((c) => SK.cardHTML(c)).join("");
 
+/* each board's shape, in board order, so that no one has to tell the peg colours apart */
+SK.MARKS = ["circle", "square", "triangle", "diamond", "star", "hexagon", "plus", "down triangle"];
+SK.markOf = (state, owner) => Math.max(0, (state.boards || []).findIndex((b) => b.owner === owner)) % SK.MARKS.length;
+SK.markPoints = (mark, cx, cy, r) => {
+  const ring = (n, turn, radii) => Array.from({length: n * radii.length}, (_, i) => {
+    const a = turn + i * 2 * Math.PI / (n * radii.length), rr = r * radii[i % radii.length];
+    return `${(cx + rr * Math.sin(a)).toFixed(1)},${(cy - rr * Math.cos(a)).toFixed(1)}`;
+  }).join(" ");
+  switch (mark) {
+    case "square": return ring(4, Math.PI / 4, [1]);
+    case "triangle": return ring(3, 0, [1.15]);
+    case "diamond": return ring(4, 0, [1.1]);
+    case "star": return ring(5, 0, [1.2, .5]);
+    case "hexagon": return ring(6, 0, [1]);
+    case "down triangle": return ring(3, Math.PI, [1.15]);
+    case "plus": { const a = r * .38, b = r; return [[-a, -b], [a, -b], [a, -a], [b, -a], [b, a], [a, a], [a, b], [-a, b], [-a, a], [-b, a], [-b, -a], [-a, -a]].map(([x, y]) => `${cx + x},${cy + y}`).join(" "); }
+    default: return null;
+  }
+};
+/* a board's shape as an SVG element (a circle, or a polygon) with the given attributes */
+SK.markShape = (mark, cx, cy, r, attrs) => {
+  const pts = SK.markPoints(mark, cx, cy, r);
+  return pts ? `<polygon points="${pts}" ${attrs}/>` : `<circle cx="${cx}" cy="${cy}" r="${r}" ${attrs}/>`;
+};
+/* the colour swatch of a board's header or a standings row: its shape in its colour */
+SK.swatchSVG = (colour, mark) => `<svg class="swatch mark" viewBox="0 0 24 24" aria-hidden="true" data-mark="${mark}"><title>${mark}</title>${SK.markShape(mark, 12, 12, 9, `fill="${SK.esc(colour)}" stroke="#fff" stroke-width="1.5"`)}</svg>`;
+
 /* peg board: three rows of ten holes (hundreds, tens, ones), minus and thousand lights */
-SK.boardSVG = (b) => {
+SK.boardSVG = (b, mark) => {
   const rows = [["100s", b.hundreds], ["10s", b.tens], ["1s", b.ones]];
-  let s = `<svg viewBox="0 0 360 132" role="img" aria-label="${SK.esc(b.owner)} ${b.score} points">`;
+  let s = `<svg viewBox="0 0 360 132" role="img" aria-label="${SK.esc(b.owner)}, ${b.score}">`;
   for (let i = 0; i < 10; i++) s += `<text class="digit" x="${58 + i * 30}" y="13" text-anchor="middle">${i}</text>`;
   rows.forEach(([label, lit], r) => {
     const y = 34 + r * 38;
     s += `<text class="rowlabel" x="4" y="${y + 5}">${label}</text>`;
     for (let i = 0; i < 10; i++) {
       const x = 58 + i * 30;
-      if (i === lit) s += `<circle class="peg" cx="${x}" cy="${y}" r="12" fill="${SK.esc(b.colour)}" style="filter: drop-shadow(0 0 5px ${SK.esc(b.colour)})"/>`;
+      if (i === lit) s += SK.markShape(mark || "circle", x, y, 13, `class="peg" data-mark="${mark || "circle"}" fill="${SK.esc(b.colour)}" style="filter: drop-shadow(0 0 5px ${SK.esc(b.colour)})"`);
       else s += `<circle class="hole" cx="${x}" cy="${y}" r="7"/>`;
     }
   });
   return s + "</svg>";
 };
 SK.boardHTML = (b, state) => {
-  const turnOwner = SK.ownerOf(state, state.turn);
+  const turnOwner = SK.ownerOf(state, state.turn), mark = SK.MARKS[SK.markOf(state, b.owner)];
   const members = (b.members && b.members.length > 1) ? `<div class="members">${SK.esc(b.members.join(" & "))}</div>` : "";
   return `<div class="board${turnOwner === b.owner && state.phase === "playing" ? " turn" : ""}" data-owner="${SK.esc(b.owner)}" style="border-top: 6px solid ${SK.esc(b.colour)}">
-    <header><span class="swatch" style="background:${SK.esc(b.colour)}"></span><div class="who"><div class="owner">${SK.esc(b.owner)}</div>${members}</div>
-    <div class="lamps"><span class="lamp minus${b.negative ? " lit" : ""}" title="minus light">\u2212</span><span class="lamp thousand${b.thousands > 0 ? " lit" : ""}" title="thousand light">1000${b.thousands > 1 ? " \u00d7" + b.thousands : ""}</span></div>
+    <header>${SK.swatchSVG(b.colour, mark)}<div class="who"><div class="owner">${SK.esc(b.owner)}</div>${members}</div>
+    <div class="lamps" aria-hidden="true"><span class="lamp minus${b.negative ? " lit" : ""}" title="minus light">\u2212</span><span class="lamp thousand${b.thousands > 0 ? " lit" : ""}" title="thousand light">1000${b.thousands > 1 ? " \u00d7" + b.thousands : ""}</span></div>
     <div class="score" data-score>${b.score}</div></header>
-    ${SK.boardSVG(b)}</div>`;
+    ${SK.boardSVG(b, mark)}</div>`;
 };
 SK.ownerOf = (state, player) => {
   const p = (state.players || []).find((x) => x.name === player);
@@ -172,15 +201,34 @@ SK.describe = (e) => {
 SK.tickerHTML = (items, n) => items.slice(-n).reverse().map((it) =>
   `<li><span class="seq">#${it.seq}</span>${SK.describe(it.event)}${it.by && it.by !== "keeper" ? ` <span class="muted">(proposed by ${SK.esc(it.by)})</span>` : ""}</li>`).join("");
 
-/* the live stream: state messages (id = seq) and table messages; EventSource resumes with Last-Event-ID */
+/* the live stream: state messages (id = seq) and table messages; EventSource resumes with
+   Last-Event-ID after a dropped connection, and when the server refuses the stream (a 503 when
+   too many pages are open, a restart) the page opens it again after a growing pause (1 s, 2 s,
+   4 s... up to 30 s, with jitter), from the last message it saw. Returns {close()}. */
 SK.live = (tableId, handlers) => {
   const dot = SK.$("#live");
-  const src = new EventSource(`/api/tables/${encodeURIComponent(tableId)}/stream`);
-  src.addEventListener("open", () => { if (dot) dot.classList.add("on"); });
-  src.addEventListener("error", () => { if (dot) dot.classList.remove("on"); });
-  src.addEventListener("state", (m) => handlers.state && handlers.state(JSON.parse(m.data)));
-  src.addEventListener("table", (m) => handlers.table && handlers.table(JSON.parse(m.data)));
-  return src;
+  const live = {source: null, lastId: null, attempts: 0, timer: null, closed: false};
+  const base = `/api/tables/${encodeURIComponent(tableId)}/stream`;
+  const seen = (m) => { if (m.lastEventId) live.lastId = m.lastEventId; };
+  const open = () => {
+    live.timer = null;
+    if (live.closed) return;
+    const url = live.lastId === null ? base : `${base}?last_event_id=${encodeURIComponent(live.lastId)}`;
+    const src = live.source = new EventSource(url);
+    src.addEventListener("open", () => { live.attempts = 0; if (dot) dot.classList.add("on"); });
+    src.addEventListener("error", () => {
+      if (dot) dot.classList.remove("on");
+      if (src.readyState !== EventSource.CLOSED || live.closed || live.timer) return;
+      const pause = Math.min(30000, 1000 * 2 ** live.attempts) * (0.5 + Math.random() / 2);
+      live.attempts = Math.min(live.attempts + 1, 8);
+      live.timer = setTimeout(open, pause);
+    });
+    src.addEventListener("state", (m) => { seen(m); if (handlers.state) handlers.state(JSON.parse(m.data)); });
+    src.addEventListener("table", (m) => { seen(m); if (handlers.table) handlers.table(JSON.parse(m.data)); });
+  };
+  live.close = () => { live.closed = true; clearTimeout(live.timer); if (live.source) live.source.close(); };
+  open();
+  return live;
 };
 
 /* a table page's running model: seq, state, meta and the recent events */
@@ -226,7 +274,7 @@ SK.Picker = class {
   constructor(el, opts) {
     this.el = el; this.opts = opts || {}; this.cards = []; this.rank = null; this.suit = null; this.sticky = null;
     const ranks = SK.RANKS.map((r) => `<button type="button" data-rank="${r}">${r}</button>`).join("");
-    const suits = SK.SUITS.map(([c, s, col]) => `<button type="button" class="s-${col}" data-suit="${c}" title="${c}">${s}<small style="font-size:.6em">${c}</small></button>`).join("");
+    const suits = SK.SUITS.map(([c, s, col]) => `<button type="button" class="s-${col}" data-suit="${c}" title="${c}">${s}<small style="font-size:.6em">${c}</small><span class="sr-only"> ${SK.SUIT_NAMES[c]}s</span></button>`).join("");
     const jokers = SK.JOKERS.map(([c, l]) => `<button type="button" data-card="${c}">${l}</button>`).join("");
     el.classList.add("picker");
     el.innerHTML = `<div class="chosen" data-chosen><span class="muted">${SK.esc(this.opts.placeholder || "Tap a rank, then suits (or a suit, then ranks)")}</span></div>
@@ -313,3 +361,17 @@ SK.Draft = class {
 /* a score change's colour: good news green, bad news red, nothing plain (lower-is-better games
    count a rise as bad news) */
 SK.tone = (delta, lowerWins) => (!delta ? "zero" : (delta < 0) === !!lowerWins ? "pos" : "neg");
+
+/* large print: a toggle kept per device; html.large-print scales the page */
+SK.LARGE_PRINT_KEY = "sk-large-print";
+SK.largePrint = (on) => {
+  document.documentElement.classList.toggle("large-print", on);
+  SK.$$("[data-large-print]").forEach((b) => b.setAttribute("aria-pressed", String(on)));
+};
+SK.largePrint((() => { try { return localStorage.getItem(SK.LARGE_PRINT_KEY) === "1"; } catch (e) { return false; } })());
+document.addEventListener("click", (ev) => {
+  if (!ev.target.closest("[data-large-print]")) return;
+  const on = !document.documentElement.classList.contains("large-print");
+  try { localStorage.setItem(SK.LARGE_PRINT_KEY, on ? "1" : "0"); } catch (e) { /* private mode: this page only */ }
+  SK.largePrint(on);
+});
