@@ -11,6 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select, update
 
+from scorekeeper.pegboard import PEG_COLOURS
 from tests.club_helpers import finish_events, play
 from web import club_db
 
@@ -277,6 +278,9 @@ def test_the_clock_running_out_ends_the_round(client: FlaskClient, app: Flask) -
     ({"teams": True}, "use 4 or 6 seats"),
     ({"minutes": 0}, '"minutes" must be a whole number from 1 to 600'),
     ({"odd": "drop"}, '"odd" must be "table"'),
+    ({"scoring": {"point": [4, 2]}}, "scoring has an unknown field 'point'"),
+    ({"round": 3}, "unknown field 'round'"),
+    ({"name": ["Friday"]}, '"name" must be text'),
     ({"options": {"ace": "sideways"}}, "round 1 (complex-toss-rummy, 3 seats)"),
 ])
 def test_bad_night_settings_are_refused(client: FlaskClient, app: Flask,
@@ -337,9 +341,13 @@ def test_members_and_their_links(client: FlaskClient) -> None:
     reply = client.post("/api/club/members", json={"name": "Ann", "colour": "gold"})
     assert reply.status_code == 201
     member = reply.get_json()
-    assert member["colour"] == "#e0a800" and member["url"].endswith(f"/club/m/{member['link']}")
+    assert member["colour"] == PEG_COLOURS["gold"]
+    assert member["url"].endswith(f"/club/m/{member['link']}")
     assert "already called 'Ann'" in error_of(
         client.post("/api/club/members", json={"name": "ANN"}), 409)
+    assert "hidden or control character" in error_of(
+        client.post("/api/club/members", json={"name": "Bo\u200b"}), 400)
+    assert "at most 24" in error_of(client.post("/api/club/members", json={"name": "B" * 30}), 400)
     assert "not a peg colour" in error_of(
         client.post("/api/club/members", json={"name": "Bo", "colour": "mauve"}), 400)
     assert client.get(f"/api/club/members/{member['link']}").get_json()["name"] == "Ann"

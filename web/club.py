@@ -28,15 +28,36 @@ from flask import (
 )
 from markupsafe import Markup
 
-from web import api
+from web import api, edge
 from web.auth import COOKIE_MAX_AGE, get_store
 from web.club_db import database_url, make_engine
 from web.club_service import Club, ClubError
 from web.qr import qr_svg
 
 bp = Blueprint("club", __name__)
+#: The fields each club endpoint takes (any other is refused, so a typo is not ignored).
+FIELDS: dict[str, tuple[str, ...]] = {
+    "member": ("name", "colour"),
+    "event": ("name", "game", "options", "games", "rounds", "seats", "teams", "odd", "scoring",
+              "minutes"),
+    "checkin": ("name", "colour", "member", "t"),
+    "player": ("dropped",),
+    "swap": ("a", "b"),
+}
+EXAMPLES = {
+    "member": ', e.g. {"name": "Ann", "colour": "gold"}',
+    "event": ', e.g. {"name": "Friday", "game": "complex-toss-rummy", "rounds": 3, "seats": 4}',
+    "checkin": ', e.g. {"name": "Ann"} or {"member": "<personal link>"}',
+    "player": ', e.g. {"dropped": true}',
+    "swap": ', e.g. {"a": "Ann", "b": "Bo"}',
+}
 #: How often a room stream looks for changes, in seconds.
 ROOM_POLL_SECONDS = 0.5
+
+
+def body(endpoint: str) -> dict[str, Any]:
+    """The request's JSON object, checked at the app's edge with only ``endpoint``'s fields."""
+    return edge.json_body(FIELDS[endpoint], EXAMPLES[endpoint])
 
 
 def init_app(app: Flask) -> None:
@@ -109,7 +130,7 @@ def organiser_link(event_id: str, token: str) -> str:
 
 @bp.post("/api/club/members")
 def add_member() -> tuple[Response, int]:
-    data = api.body()
+    data = body("member")
     member = club().add_member(data.get("name"), data.get("colour"))
     return jsonify({**member.to_json(with_link=True), "url": member_url(member.link)}), 201
 
@@ -174,7 +195,7 @@ def results_csv() -> Response:
 
 @bp.post("/api/club/events")
 def create_event() -> tuple[Response, int]:
-    event_id, token = club().create_event(api.body())
+    event_id, token = club().create_event(body("event"))
     checkin = club().event(event_id).checkin_token
     urls = {**event_urls(event_id, checkin), "organiser_link": organiser_link(event_id, token)}
     response = jsonify({"event_id": event_id, "organiser_token": token, "urls": urls})
@@ -223,7 +244,7 @@ def checkin_qr(event_id: str) -> Response:
 @bp.post("/api/club/events/<event_id>/checkins")
 def check_in(event_id: str) -> tuple[Response, int]:
     """Check a player in: the organiser by name, or a phone with the door's code."""
-    member = club().check_in(event_id, api.body(), organiser=is_organiser(event_id))
+    member = club().check_in(event_id, body("checkin"), organiser=is_organiser(event_id))
     return jsonify({**member.to_json(with_link=True), "url": member_url(member.link)}), 201
 
 
@@ -231,7 +252,7 @@ def check_in(event_id: str) -> tuple[Response, int]:
 def set_player(event_id: str, member_id: int) -> Response:
     """Mark a player dropped out (``{"dropped": true}``) or playing again."""
     require_organiser(event_id)
-    club().set_dropped(event_id, member_id, api.body().get("dropped"))
+    club().set_dropped(event_id, member_id, body("player").get("dropped"))
     return jsonify(club().room(event_id))
 
 
@@ -254,7 +275,7 @@ def seat_round(event_id: str) -> tuple[Response, int]:
 @bp.post("/api/club/events/<event_id>/rounds/<int:round_no>/swap")
 def swap(event_id: str, round_no: int) -> Response:
     require_organiser(event_id)
-    data = api.body()
+    data = body("swap")
     club().swap(event_id, round_no, data.get("a"), data.get("b"))
     return jsonify(club().room(event_id))
 

@@ -33,6 +33,7 @@ from scorekeeper.games import GAMES
 from scorekeeper.pegboard import PEG_COLOURS
 from scorekeeper.rulesets import RULESETS
 from web import club_db as cdb
+from web import edge
 from web.store import Store, StoreError
 
 MAX_ROUNDS = 20
@@ -111,7 +112,10 @@ def event_config(data: Any, probe: Any) -> dict[str, Any]:
     if not isinstance(data, Mapping):
         raise ClubError('a night is a JSON object like {"name": "Friday", "game": '
                         '"complex-toss-rummy", "rounds": 2, "seats": 3}')
-    name = str(data.get("name") or "Club night").strip()[:80]
+    name = data.get("name") or "Club night"
+    if not isinstance(name, str):
+        raise ClubError('the night\'s "name" must be text, like "Friday club"')
+    name = edge.clean_name(" ".join(name.split()) or "Club night", "the night", 80)
     rounds = whole(data, "rounds", 1, MAX_ROUNDS, 3)
     seats = whole(data, "seats", 2, 6, 4)
     teams = data.get("teams", False)
@@ -236,12 +240,10 @@ class Club:
 
     @staticmethod
     def check_name(name: Any) -> str:
+        """A member's name: readable text (no hidden characters), spaces collapsed, 1-24."""
         if not isinstance(name, str) or not name.strip():
             raise ClubError('a member needs a "name" (1 to 24 characters)')
-        clean = " ".join(name.split())
-        if len(clean) > 24:
-            raise ClubError(f"{clean[:24]!r}... is too long: a name has at most 24 characters")
-        return clean
+        return edge.clean_name(" ".join(name.split()), "a member", 24)
 
     @staticmethod
     def check_colour(colour: Any) -> str | None:

@@ -67,6 +67,10 @@ class Scoring:
         if not isinstance(data, Mapping):
             raise ScoringError('"scoring" must be an object like {"mode": "placement", '
                                '"points": [4, 2, 1]} or {"mode": "total"}')
+        unknown = sorted(str(k) for k in data if k not in ("mode", "points", "bye_points"))
+        if unknown:
+            raise ScoringError(f"scoring has an unknown field {unknown[0]!r}: the fields are "
+                               "mode, points and bye_points")
         mode = data.get("mode", "placement")
         if mode not in MODES:
             raise ScoringError(f'scoring "mode" must be "placement" or "total", not {mode!r}')

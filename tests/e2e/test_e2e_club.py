@@ -182,3 +182,47 @@ def test_a_bad_night_is_refused_on_the_page(server: ServerThread,
     tablet.click("#create-night")
     expect(tablet.locator("#night-error")).to_contain_text("a better place never scores less")
     assert tablet.url.endswith("/club")
+
+
+def test_club_pages_are_accessible(server: ServerThread, pages: dict[str, Page]) -> None:
+    from test_e2e_accessibility import assert_accessible
+
+    tablet, tv, phone = pages["tablet"], pages["tv"], pages["phone"]
+    tablet.goto(f"{server.url}/club")
+    created = tablet.request.post(f"{server.url}/api/club/events",
+                                  data={"name": "Readable", "rounds": 2, "seats": 3,
+                                        "minutes": 30}).json()
+    base = f"{server.url}/api/club/events/{created['event_id']}"
+    for name in ("Ann", "Bo", "Cy", "Di", "Ed", "Flo"):
+        assert tablet.request.post(f"{base}/checkins", data={"name": name}).ok
+    assert tablet.request.post(f"{base}/rounds", data={}).ok
+    tablet.goto(created["urls"]["organiser"])
+    expect(tablet.locator("#swap")).to_be_visible()
+    assert_accessible(tablet, "organiser page, round seated")
+    view = tablet.request.post(f"{base}/rounds/1/start", data={}).json()
+    table = view["tables"][0]
+    players = [p["name"] for p in table["players"]]
+    seq = 0
+    for event in finish_events(players, players[0]):
+        seq = tablet.request.post(
+            f"{server.url}/api/tables/{table['table_id']}/events", data={
+                "base_seq": seq, "event": event},
+            headers={"Authorization": f"Bearer {table['keeper_token']}"}).json()["seq"]
+    tablet.reload()
+    expect(tablet.locator("#end")).to_be_visible()
+    assert_accessible(tablet, "organiser page, round playing")
+    tv.goto(created["urls"]["room"])
+    expect(tv.locator("[data-table='1']")).to_have_attribute("data-finished", "true")
+    assert_accessible(tv, "room display")
+    phone.goto(created["urls"]["checkin"])
+    assert_accessible(phone, "phone check-in")
+    phone.fill("#name", "Gus")
+    phone.click("#checkin-new")
+    expect(phone.locator("#done")).to_contain_text("Gus, you are checked in")
+    assert_accessible(phone, "phone checked in")
+    tablet.request.post(f"{base}/rounds/1/end", data={})
+    tablet.goto(f"{server.url}/club")
+    assert_accessible(tablet, "club page")
+    tablet.click(f"#records tr[data-player='{players[0]}'] a")
+    expect(tablet.locator("#record")).to_contain_text("100%")
+    assert_accessible(tablet, "player page")
