@@ -256,7 +256,7 @@ def test_a_huge_correction_is_refused(app: Flask, client: FlaskClient) -> None:
 
 def test_named_peg_colours_are_kept_as_hex(client: FlaskClient) -> None:
     table = create(client, players=[{"name": "ann", "colour": "Blue"}, "bob"])
-    assert table["state"]["boards"][0]["colour"] == "#2f6fde"
+    assert table["state"]["boards"][0]["colour"] == "#445fb5"
 
 
 # -- readers do not refold the log; memory stays bounded ------------------------------------------
