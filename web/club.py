@@ -363,7 +363,10 @@ def room_page(event_id: str) -> str:
 @bp.get("/club/events/<event_id>/checkin")
 def checkin_page(event_id: str) -> str:
     event = club().event(event_id)
-    return render_template("club_checkin.html", event=event, boot=boot(
+    from scorekeeper.pegboard import PEG_COLOURS
+
+    return render_template("club_checkin.html", event=event,
+                           default_colour=PEG_COLOURS["blue"], boot=boot(
         event_id=event_id, t=request.args.get("t", "")))
 
 
