@@ -59,17 +59,70 @@ class Calibration:
 def find_card_quad(img: Image) -> npt.NDArray[np.float64]:
     """The four corners of the largest card in a photo, clockwise from the top-left of the card
     standing upright (its short side on top). Raises NoCardFoundError."""
+    return card_quads(img)[0]
+
+
+def card_quads(img: Image) -> list[npt.NDArray[np.float64]]:
+    """The card's outline found two ways, best first: as the largest white region (with the ink
+    inside it), and as the largest region unlike the table at the photo's border (for cards
+    whose art reaches their edges). Raises the first way's NoCardFoundError if neither works."""
     f = white_balance(img)
+    h, w = f.shape[:2]
+    out: list[npt.NDArray[np.float64]] = []
+    first: NoCardFoundError | None = None
+    for find in (_white_region, _unlike_table):
+        try:
+            out.append(_quad_of(find(img, f), h, w))
+        except NoCardFoundError as exc:
+            first = first or exc
+    if not out:
+        assert first is not None
+        raise first
+    return out
+
+
+def _white_region(img: Image, f: npt.NDArray[np.float32]) -> npt.NDArray[np.uint8]:
     h, w = f.shape[:2]
     labels, _ = fill_regions(card_mask(f), min_area=0.01 * h * w)
     if labels.max() == 0:
         raise NoCardFoundError("no card found: lay the card on a darker, plain surface")
     areas = np.bincount(labels.ravel())
     areas[0] = 0
+    region: npt.NDArray[np.uint8] = (labels == int(areas.argmax())).astype(np.uint8)
+    return region
+
+
+def _unlike_table(img: Image, f: npt.NDArray[np.float32]) -> npt.NDArray[np.uint8]:
+    """The largest region (holes filled) whose colour is unlike the photo's border (the table)."""
+    h, w = img.shape[:2]
+    k = max(1, max(h, w) // 400)
+    small = cv2.resize(img, (w // k, h // k), interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (0, 0), 1.5), cv2.COLOR_BGR2LAB).astype(np.float32)
+    sh, sw = lab.shape[:2]
+    ring = max(2, round(0.03 * max(sh, sw)))
+    border = np.concatenate([lab[:ring].reshape(-1, 3), lab[-ring:].reshape(-1, 3),
+                             lab[:, :ring].reshape(-1, 3), lab[:, -ring:].reshape(-1, 3)])
+    centre = np.median(border, axis=0)
+    spread = np.linalg.norm(border - centre, axis=1)
+    limit = max(12.0, 1.5 * float(np.percentile(spread, 98)))
+    unlike = (np.linalg.norm(lab - centre, axis=2) > limit).astype(np.uint8)
+    unlike = cv2.morphologyEx(unlike, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    labels, _ = fill_regions(unlike.astype(bool), min_area=0.01 * sh * sw, bridge=3)
+    if labels.max() == 0:
+        raise NoCardFoundError("no card found: lay the card on a darker, plain surface")
+    areas = np.bincount(labels.ravel())
+    areas[0] = 0
     region = (labels == int(areas.argmax())).astype(np.uint8)
+    big: npt.NDArray[np.uint8] = cv2.resize(region, (w, h), interpolation=cv2.INTER_NEAREST)
+    return big
+
+
+def _quad_of(region: npt.NDArray[np.uint8], h: int, w: int) -> npt.NDArray[np.float64]:
+    """The card-shaped quad of a region, upright; NoCardFoundError when it is not one card."""
     ys, xs = np.nonzero(region[::4, ::4])
-    if areas.max() > 0.6 * h * w or (ys.min() == 0 and xs.min() == 0
-                                      and ys.max() >= (h - 1) // 4 and xs.max() >= (w - 1) // 4):
+    if float(region.sum()) > 0.6 * h * w or (ys.min() == 0 and xs.min() == 0
+                                              and ys.max() >= (h - 1) // 4
+                                              and xs.max() >= (w - 1) // 4):
         raise NoCardFoundError("no card found: the card should lie whole in the photo, on a "
                                "darker or coloured surface")
     contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -144,11 +197,18 @@ def straighten(img: Image, quad: npt.NDArray[np.float64]) -> Image:
 def learn_photo(image: bytes | str | Path, code: str) -> CardModel:
     """Learn one card from its photo. Raises a CalibrationError subclass saying why not."""
     photo = decode(read_bytes(image), max_side=1600)
-    quad = find_card_quad(photo.image)
-    norm = normalise_card(straighten(photo.image, quad))
-    if sharpness(norm) < MIN_SHARPNESS:
-        raise BlurryImageError("the photo is too blurred: hold the phone steady, focus, retake")
-    return learn_normalised(code, norm)
+    error: CalibrationError | None = None
+    for quad in card_quads(photo.image):
+        norm = normalise_card(straighten(photo.image, quad))
+        try:
+            if sharpness(norm) < MIN_SHARPNESS:
+                raise BlurryImageError(
+                    "the photo is too blurred: hold the phone steady, focus, retake")
+            return learn_normalised(code, norm)
+        except CalibrationError as exc:
+            error = error or exc
+    assert error is not None
+    raise error
 
 
 def calibrate_dir(

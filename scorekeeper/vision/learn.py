@@ -35,6 +35,8 @@ from scorekeeper.vision.features import (
 )
 from scorekeeper.vision.profile import CardModel
 
+#: Ink levels (darkest normalised channel below this) at which the index is looked for.
+INDEX_LEVELS: Final = (INK_LEVEL, 0.4, 0.28)
 #: Width of the card rim (fraction of the card width) treated as blank.
 EDGE_MARGIN: Final = 0.03
 
@@ -60,9 +62,21 @@ def find_index(norm: FloatImage) -> tuple[Blob, list[Blob]]:
     """The pip and rank marks of the top-left index of a normalised canonical card.
 
     The rank is the top-most mark near the corner, with any marks beside it (the 1 and 0 of
-    10); the pip is the nearest mark right below the rank."""
+    10); the pip is the nearest mark right below the rank. Where the index touches court art
+    at the usual ink level, darker levels are tried (thinner ink comes apart)."""
+    error: NoIndexFoundError | None = None
+    for level in INDEX_LEVELS:
+        try:
+            return _find_index(norm, level)
+        except NoIndexFoundError as exc:
+            error = error or exc
+    assert error is not None
+    raise error
+
+
+def _find_index(norm: FloatImage, level: float) -> tuple[Blob, list[Blob]]:
     h, w = norm.shape[:2]
-    ink = inkness(norm) > 1.0 - INK_LEVEL
+    ink = inkness(norm) > 1.0 - level
     margin = round(0.015 * w)
     ink[:margin, :] = ink[-margin:, :] = False
     ink[:, :margin] = ink[:, -margin:] = False
@@ -70,6 +84,8 @@ def find_index(norm: FloatImage) -> tuple[Blob, list[Blob]]:
     marks = [
         b for b in ink_blobs(ink, min_area=6)
         if b.x + b.w <= region_w and b.y + b.h <= region_h and b.x < 0.22 * w
+        # not a piece of the card's printed rim or rounded corner:
+        and (min(b.x, b.y) > margin or min(b.w, b.h) >= 0.06 * w)
         and b.size >= 0.03 * w and min(b.w, b.h) >= 0.02 * w
     ]
     if len(marks) < 2:
@@ -77,8 +93,15 @@ def find_index(norm: FloatImage) -> tuple[Blob, list[Blob]]:
             "no corner index (rank above suit) found in the card's top-left corner"
         )
     top = min(marks, key=lambda b: b.y)
-    ranks = [b for b in marks
-             if min(b.y + b.h, top.y + top.h) - max(b.y, top.y) > 0.5 * min(b.h, top.h)]
+    # The rank's marks sit side by side (the 1 and 0 of 10), no wider apart than a glyph;
+    # court art beside the index is not part of it.
+    ranks = [top]
+    for b in sorted(marks, key=lambda m: m.x):
+        beside = min(b.y + b.h, top.y + top.h) - max(b.y, top.y) > 0.5 * min(b.h, top.h)
+        near = any(min(abs(b.x - (r.x + r.w)), abs(r.x - (b.x + b.w))) < 0.6 * top.h
+                   for r in ranks)
+        if b is not top and beside and near and b.h < 1.6 * top.h:
+            ranks.append(b)
     left = min(b.x for b in ranks)
     right = max(b.x + b.w for b in ranks)
     bottom = max(b.y + b.h for b in ranks)

@@ -56,6 +56,20 @@ COLOUR_WEIGHT: Final = 0.6
 DETAIL_MIN: Final = 1.2
 #: Ink colour differences up to this are measurement noise.
 COLOUR_FREE: Final = 0.2
+#: Rank-to-pip distance over pip size may be this much below / above the deck's own range.
+PAIR_SLACK: Final = (0.6, 1.6)
+#: Smallest ink mark (pixels of the working image) read as part of an index.
+MIN_MARK: Final = 4
+#: Largest, as a fraction of the photo's long side (cards fill at most about 40% of it).
+MAX_MARK: Final = 0.1
+#: From this fine score a card may be partly hidden (a finger on its far end).
+SURE: Final = 0.85
+#: Half the width of the band across a predicted card edge that is looked at (card widths).
+EDGE_BAND: Final = 0.06
+#: How much darker (or differently coloured) than the card white the edge must look.
+EDGE_STEP: Final = 0.12
+#: Share of the edge's length that must show for the card's corner to count as seen.
+EDGE_SHOWN: Final = 0.6
 #: Below this confidence a card gets a warning asking the player to check it.
 CHECK_BELOW: Final = 0.5
 
@@ -222,34 +236,35 @@ def find_cards(
 
 
 def _guesses(scene: Scene, blobs: list[Blob], profile: DeckProfile) -> list[_Guess]:
-    d_lo = float(profile.d_ratio.min()) * 0.45
-    d_hi = float(profile.d_ratio.max()) * 1.7
-    pip_lo = float(profile.pip_ratio.min()) * 0.35
-    pip_hi = float(profile.pip_ratio.max()) * 2.5
+    """Every pair of ink marks on one card region that could be a rank over its suit pip.
+
+    The pairing is judged by the marks alone (their distance against the pip's size, and
+    the two sizes against each other, within what the deck's own indices show), not by an
+    estimate of the card's size: that estimate fails when cards overlap or merge with a
+    pale table."""
+    ratio = profile.d_ratio / np.maximum(profile.pip_ratio[profile.owner], 1e-3)
+    r_lo, r_hi = float(ratio.min()) * PAIR_SLACK[0], float(ratio.max()) * PAIR_SLACK[1]
     by_region: dict[int, list[int]] = {}
+    max_mark = MAX_MARK * max(scene.norm.shape[:2])
     regions = scene.regions_at(np.array([b.centroid for b in blobs]).reshape(-1, 2))
     for i, b in enumerate(blobs):
         region = int(regions[i])
-        if region == 0:
-            continue
-        width = scene.card_width[region]
-        if b.size < pip_lo * width or b.size > 0.3 * width:
+        if region == 0 or b.size < MIN_MARK or b.size > max_mark:
             continue
         by_region.setdefault(region, []).append(i)
     out: list[_Guess] = []
     for region, members in by_region.items():
-        width = scene.card_width[region]
         if len(members) < 2:
             continue
         pts = np.stack([blobs[i].centroid for i in members])
+        sizes = np.array([blobs[i].size for i in members], np.float64)
         diff = pts[:, None, :] - pts[None, :, :]
         dist = np.hypot(diff[..., 0], diff[..., 1])
-        ok = (dist >= d_lo * width) & (dist <= d_hi * width)
+        rel = dist / sizes[None, :]  # [anchor, pip]: distance over the pip's size
+        scale = sizes[:, None] / sizes[None, :]  # anchor size over pip size
+        ok = (rel >= r_lo) & (rel <= r_hi) & (scale > 0.3) & (scale < 3.5)
         for a, p in zip(*np.nonzero(ok), strict=True):
-            pip = blobs[members[p]]
-            if pip.size > pip_hi * width:
-                continue
-            frame = frame_matrix(pip.centroid, blobs[members[a]].centroid)
+            frame = frame_matrix(blobs[members[p]].centroid, blobs[members[a]].centroid)
             out.append(_Guess(members[p], members[a], frame, float(dist[a, p]), region))
     return out
 
@@ -429,10 +444,20 @@ def _quad(g: _Guess, profile: DeckProfile) -> npt.NDArray[np.float64]:
     return out
 
 
-def _inside_fraction(scene: Scene, quad: npt.NDArray[np.float64]) -> float:
-    """Share of points spread over a quad that fall on card regions."""
+def _on_cards(scene: Scene, quad: npt.NDArray[np.float64], score: float) -> bool:
+    """Whether a card read with ``score`` at ``quad`` lies on card regions. A sure reading
+    needs little of its card in view (a finger or the photo's edge may hide most of it);
+    another needs all of it."""
+    if score >= SURE:
+        return _inside_fraction(scene, quad, 0.5) >= 0.4
+    return _inside_fraction(scene, quad, 0.94) >= 0.75
+
+
+def _inside_fraction(scene: Scene, quad: npt.NDArray[np.float64], far: float) -> float:
+    """Share of points spread over a quad, from its index end to ``far`` of its length, that
+    fall on card regions."""
     u = np.linspace(0.08, 0.92, 6)
-    v = np.linspace(0.06, 0.94, 8)
+    v = np.linspace(0.06, far, 8)
     uu, vv = np.meshgrid(u, v)
     tl, tr, br, bl = quad
     pts = ((1 - uu)[..., None] * ((1 - vv)[..., None] * tl + vv[..., None] * bl)
@@ -442,8 +467,10 @@ def _inside_fraction(scene: Scene, quad: npt.NDArray[np.float64]) -> float:
 
 def _corner_exposed(scene: Scene, quad: npt.NDArray[np.float64]) -> bool:
     """Whether one of the two card edges meeting at the corner next to the index read shows
-    where predicted: table just outside it, card just inside. A real index sits at a card's
-    corner; art in the middle of a card, read as an index, predicts edges that are not there."""
+    where predicted: the table just outside and card just inside, or a step or a dark line
+    (the card's rim, its shadow on the card below) where the card's white ends. A real index sits
+    at a card's corner; art in the middle of a card, read as an index, predicts edges over
+    blank card white."""
     corner = quad[0]
     width = float(np.linalg.norm(quad[1] - quad[0]))
     gap = 0.06 * width
@@ -455,7 +482,36 @@ def _corner_exposed(scene: Scene, quad: npt.NDArray[np.float64]) -> bool:
         inside = np.array([p + gap * normal for p in points])
         if (scene.regions_at(outside) == 0).all() and (scene.regions_at(inside) > 0).all():
             return True
+        if _edge_evidence(scene, corner, along, normal, width) >= EDGE_SHOWN:
+            return True
     return False
+
+
+def _edge_evidence(scene: Scene, corner: npt.NDArray[np.float64], along: npt.NDArray[np.float64],
+                   normal: npt.NDArray[np.float64], width: float) -> float:
+    """Share of places along a predicted card edge (from 10% to 40% of its length from the
+    corner) where the photo shows an edge: just across it, the card white ends."""
+    cols, rows = 16, 13
+    span = EDGE_BAND * width
+    # Strip sampled with u along the edge and v across it (v < 0 outside, v > 0 inside).
+    m = np.column_stack([along * (0.3 / cols), normal * (2 * span / rows),
+                         corner + 0.1 * along - span * normal])
+    strip = cv2.warpAffine(scene.norm, m, (cols, rows),
+                           flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                           borderMode=cv2.BORDER_REPLICATE)
+    light = strip.mean(axis=2)
+    colour = strip.max(axis=2) - strip.min(axis=2)
+    inside = light[rows // 2 + 2:]
+    level = np.median(inside, axis=0)
+    near = slice(rows // 2 - 3, rows // 2 + 2)
+    dip = level - light[near].min(axis=0)
+    outside = light[:rows // 2 - 1]
+    step = np.abs(level - np.median(outside, axis=0))
+    tint = np.abs(np.median(colour[:rows // 2 - 1], axis=0) - np.median(colour[rows // 2 + 2:],
+                                                                         axis=0))
+    inside_white = (inside.min(axis=0) > 0.6)
+    shown = inside_white & ((dip > EDGE_STEP) | (step > EDGE_STEP) | (tint > EDGE_STEP))
+    return float(shown.mean())
 
 
 def _assemble(
@@ -471,7 +527,7 @@ def _assemble(
         if g.score < ACCEPT:
             continue
         quad = _quad(g, profile)
-        if _inside_fraction(scene, quad) < 0.75 or not _corner_exposed(scene, quad):
+        if not _on_cards(scene, quad, g.score) or not _corner_exposed(scene, quad):
             continue
         point = blobs[g.pip].centroid
         same = next((c for c in cards if _same_card(c, g.card, quad, point)), None)

@@ -9,12 +9,16 @@ the photo is divided by it: shadows, light gradients and warm or cool light canc
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from scorekeeper.vision.features import FloatImage, Image, Mask
+
+#: Gaps up to this fraction of the photo's long side between white card areas are closed.
+BRIDGE: Final = 0.008
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -64,11 +68,19 @@ def card_mask(f: FloatImage) -> Mask:
     return out
 
 
-def fill_regions(white: Mask, min_area: float) -> tuple[npt.NDArray[np.int32], Mask]:
-    """Label the card regions with their holes (ink) filled; drop regions under ``min_area``."""
+def fill_regions(white: Mask, min_area: float, bridge: int = 0) -> tuple[
+        npt.NDArray[np.int32], Mask]:
+    """Label the card regions with their holes (ink) filled; drop regions under ``min_area``.
+
+    ``bridge`` (pixels) closes gaps that thin: a card's printed outline, or the edge of one
+    card lying on another, must not split a fan into strips."""
     m: Image = white.astype(np.uint8)
     m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    closed = m
+    if bridge >= 2:
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (bridge | 1, bridge | 1))
+        closed = cv2.morphologyEx(m, cv2.MORPH_CLOSE, kernel)
+    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros(white.shape, np.uint8)
     big = [c for c in contours if cv2.contourArea(c) >= min_area]
     cv2.drawContours(filled, big, -1, 1, thickness=cv2.FILLED)
@@ -98,7 +110,8 @@ def analyse(img: Image) -> Scene:
     hw, hh = max(1, w // 2), max(1, h // 2)
     half = cv2.resize(img, (hw, hh), interpolation=cv2.INTER_AREA).astype(np.float32) * gains
     white_half = card_mask(half)
-    labels_half, white_half = fill_regions(white_half, min_area=(0.02 * long_side) ** 2)
+    labels_half, white_half = fill_regions(white_half, min_area=(0.02 * long_side) ** 2,
+                                           bridge=round(max(hh, hw) * BRIDGE))
     # Card white everywhere, by normalised convolution over white card pixels, at 1/4 scale.
     weight = (white_half & (labels_half > 0)).astype(np.float32)
     sw, sh = max(1, w // 4), max(1, h // 4)

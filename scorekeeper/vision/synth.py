@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from scorekeeper.vision.art import ArtDeck
 from scorekeeper.vision.images import with_orientation
 from scorekeeper.vision.reference import CARD_H, CARD_W, REFERENCE, DeckStyle, DrawnCard, draw_card
 
@@ -64,12 +65,25 @@ class SynthPhoto:
 
 _CARD_CACHE: dict[tuple[str, str], DrawnCard] = {}
 
+#: A deck to photograph: one of the project's drawn styles, or third-party art.
+Deck = DeckStyle | ArtDeck
 
-def _drawn(code: str, style: DeckStyle) -> DrawnCard:
+
+def _drawn(code: str, style: Deck) -> DrawnCard:
+    if isinstance(style, ArtDeck):
+        return style.cards[code]
     key = (code, style.name)
     if key not in _CARD_CACHE:
         _CARD_CACHE[key] = draw_card(code, style)
     return _CARD_CACHE[key]
+
+
+def _outline(drawn: DrawnCard) -> Points:
+    """A drawn card's corners (TL, TR, BR, BL) in its own pixels."""
+    h, w = drawn.image.shape[:2]
+    if (w, h) == (CARD_W, CARD_H):
+        return _CORNERS
+    return np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
 
 
 def _rot(theta: float) -> npt.NDArray[np.float64]:
@@ -77,11 +91,12 @@ def _rot(theta: float) -> npt.NDArray[np.float64]:
     return np.array([[c, -s], [s, c]])
 
 
-def _card_to_plane(centre: Points, theta: float) -> npt.NDArray[np.float64]:
-    """3x3 map from card-drawing pixels to table millimetres."""
+def _card_to_plane(centre: Points, theta: float, height: int = CARD_H) -> (
+        npt.NDArray[np.float64]):
+    """3x3 map from card-drawing pixels (CARD_W wide, ``height`` high) to table millimetres."""
     m = np.eye(3)
     m[:2, :2] = _rot(theta) * _MM_PER_PX
-    m[:2, 2] = centre - m[:2, :2] @ np.array([CARD_W / 2, CARD_H / 2])
+    m[:2, 2] = centre - m[:2, :2] @ np.array([CARD_W / 2, height / 2])
     return m
 
 
@@ -191,7 +206,7 @@ def _lighting(rng: np.random.Generator, width: int, height: int) -> npt.NDArray[
 def _paste(canvas: Image, drawn: DrawnCard, h: npt.NDArray[np.float64], shadow: float) -> None:
     """Draw one card through homography ``h`` (card pixels -> canvas), with a drop shadow."""
     ch, cw = canvas.shape[:2]
-    corners = _project(h, _CORNERS)
+    corners = _project(h, _outline(drawn))
     pad = 12
     x0 = max(0, int(corners[:, 0].min()) - pad)
     y0 = max(0, int(corners[:, 1].min()) - pad)
@@ -218,42 +233,57 @@ def _paste(canvas: Image, drawn: DrawnCard, h: npt.NDArray[np.float64], shadow: 
 def make_photo(
     rng: np.random.Generator,
     codes: Sequence[str],
-    style: DeckStyle = REFERENCE,
+    style: Deck = REFERENCE,
     size: tuple[int, int] = (4000, 3000),
     kind: str | None = None,
     max_tilt: float = 45.0,
     quality: tuple[int, int] = (40, 95),
     exif: bool = True,
     light: str | None = None,
+    table: str = "plain",
 ) -> SynthPhoto:
     """One photo of cards drawn from ``codes`` (each used at most once), with ground truth.
 
-    ``kind`` is ``fan``, ``apart`` or ``mixed`` (random by default); ``light`` is ``warm``,
-    ``cool`` or ``neutral`` (random by default)."""
+    ``kind`` is ``fan``, ``apart`` or ``mixed`` (random by default; ``wild`` tables add
+    ``pile``); ``light`` is ``warm``, ``cool`` or ``neutral`` (random by default). ``table``
+    ``wild`` varies more of what real tables vary: patterned and busy cloths, mixed light,
+    glare, motion blur, 1-8 cards from 8% to 40% of the photo width, loose piles, and a
+    fingertip over a card's far end."""
     width, height = size
+    wild = table == "wild"
     if kind is None:
-        kind = str(rng.choice(["fan", "fan", "apart", "mixed"]))
-    layout = _layout(rng, codes, kind)
+        kinds = ["fan", "fan", "apart", "mixed"] + (["pile", "fan"] if wild else [])
+        kind = str(rng.choice(kinds))
+    layout = _wild_layout(rng, codes, kind) if wild else _layout(rng, codes, kind)
+    heights = {code: _drawn(code, style).image.shape[0] for code, _, _, _ in layout}
     tilt = float(rng.uniform(0.0, max_tilt))
     radius = max(float(np.linalg.norm(c)) for _, c, _, _ in layout) + 60.0
     cam = _camera(rng, tilt, radius)
     # Frame the scene: fit its projected bounding box into part of the photo.
-    outline = [_project(cam @ _card_to_plane(c, t), _CORNERS) for _, c, t, _ in layout]
+    outline = [_project(cam @ _card_to_plane(c, t, heights[code]), _outline(_drawn(code, style)))
+               for code, c, t, _ in layout]
     allpts = np.vstack(outline)
     lo, hi = allpts.min(axis=0), allpts.max(axis=0)
-    fill = float(rng.uniform(0.55, 0.85))
-    scale = fill * min(width / (hi[0] - lo[0]), height / (hi[1] - lo[1]))
+    fit = min(width / (hi[0] - lo[0]), height / (hi[1] - lo[1]))
+    if wild:
+        card_w = float(np.median([np.linalg.norm(q[1] - q[0]) for q in outline]))
+        scale = min(float(rng.uniform(0.08, 0.40)) * width / card_w, 0.92 * fit)
+    else:
+        scale = float(rng.uniform(0.55, 0.85)) * fit
     offset = np.array([width, height]) / 2 - scale * (lo + hi) / 2
     offset += rng.uniform(-0.5, 0.5, 2) * (np.array([width, height]) - scale * (hi - lo)) * 0.8
     frame = np.array([[scale, 0, offset[0]], [0, scale, offset[1]], [0, 0, 1.0]])
-    canvas = background(rng, width, height)
+    canvas = wild_background(rng, width, height) if wild else background(rng, width, height)
     truth = []
     for code, centre, theta, top in layout:
-        h = frame @ cam @ _card_to_plane(centre, theta)
-        _paste(canvas, _drawn(code, style), h, shadow=float(rng.uniform(0.2, 0.4)))
-        quad = _project(h, _CORNERS)
+        drawn = _drawn(code, style)
+        h = frame @ cam @ _card_to_plane(centre, theta, heights[code])
+        _paste(canvas, drawn, h, shadow=float(rng.uniform(0.2, 0.4)))
+        quad = _project(h, _outline(drawn))
         truth.append(TruthCard(code, tuple((float(x), float(y)) for x, y in quad), top))
-    photo = _finish(rng, canvas, light)
+    if wild and rng.random() < 0.35:
+        _fingertip(rng, canvas, np.array(truth[-1].corners))
+    photo = _finish(rng, canvas, light, wild)
     q = int(rng.integers(quality[0], quality[1] + 1))
     orientation = int(rng.choice([1, 1, 3, 6, 8])) if exif else 1
     stored = {3: cv2.rotate(photo, cv2.ROTATE_180),
@@ -267,8 +297,124 @@ def make_photo(
     return SynthPhoto(jpeg, tuple(truth), width, height, kind, tilt, q, orientation)
 
 
-def _finish(rng: np.random.Generator, canvas: Image, temperature: str | None = None) -> Image:
-    """Light, colour temperature, blur and sensor noise."""
+def _wild_layout(rng: np.random.Generator, codes: Sequence[str], kind: str) -> list[
+        tuple[str, Points, float, bool]]:
+    """Like ``_layout``, with fans and spreads of 2-8 cards, single cards, and loose piles
+    in which every card still shows at least one of its two corner indices."""
+    if kind != "pile":
+        if kind == "fan":
+            pool = list(codes)
+            rng.shuffle(pool)
+            n = min(int(rng.integers(2, 9)), len(pool))
+            spacing = float(rng.uniform(14.0, 24.0))
+            step = math.radians(float(rng.choice([0.0, float(rng.uniform(0.0, 8.0))])))
+            base = float(rng.uniform(0, 2 * math.pi))
+            fan = []
+            for i in range(n):
+                k = i - (n - 1) / 2
+                local = np.array([i * spacing, 0.5 * k * k * step * spacing])
+                fan.append((pool[i], _rot(base) @ local, base + k * step))
+            centre = np.mean([c for _, c, _ in fan], axis=0)
+            return [(code, c - centre, t, j == n - 1 and n > 1)
+                    for j, (code, c, t) in enumerate(fan)]
+        return _layout(rng, codes, kind)
+    pool = list(codes)
+    rng.shuffle(pool)
+    n = min(int(rng.integers(2, 7)), len(pool))
+    for _attempt in range(60):
+        cards = [(pool[i], rng.uniform(-35, 35, 2), float(rng.uniform(0, 2 * math.pi)))
+                 for i in range(n)]
+        if all(_index_shows(cards, i) for i in range(n)):
+            break
+    else:
+        cards = cards[-1:]
+    last = len(cards) - 1
+    centre = np.mean([c for _, c, _ in cards], axis=0)
+    return [(code, c - centre, t, i == last and last > 0)
+            for i, (code, c, t) in enumerate(cards)]
+
+
+def _index_shows(cards: list[tuple[str, Points, float]], i: int) -> bool:
+    """Whether card ``i`` of a pile (drawn in order) shows one corner index uncovered."""
+    half = np.array(CARD_MM) / 2
+    u = np.linspace(-half[0] + 3, -half[0] + 11, 4)
+    v = np.linspace(-half[1] + 3, -half[1] + 22, 5)
+    local = np.stack(np.meshgrid(u, v), -1).reshape(-1, 2)
+    _, centre, theta = cards[i]
+    for sign in (1.0, -1.0):
+        pts = (sign * local) @ _rot(theta).T + centre
+        covered = np.zeros(len(pts), bool)
+        for _, c2, t2 in cards[i + 1:]:
+            rel = (pts - c2) @ _rot(t2)
+            covered |= (np.abs(rel[:, 0]) < half[0] + 1) & (np.abs(rel[:, 1]) < half[1] + 1)
+        if not covered.any():
+            return True
+    return False
+
+
+def wild_background(rng: np.random.Generator, width: int, height: int) -> Image:
+    """Felt or wood, or a patterned or busy tablecloth (checks, stripes, a print of blobs,
+    a textured beige weave)."""
+    kind = str(rng.choice(["plain", "checks", "stripes", "print", "beige weave"]))
+    if kind == "plain":
+        return background(rng, width, height)
+    sw, sh = max(8, width // 4), max(8, height // 4)
+    colours = rng.uniform(30, 200, (3, 3)).astype(np.float32)
+    yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
+    period = float(rng.uniform(0.03, 0.12)) * sw
+    angle = float(rng.uniform(0, math.pi))
+    a = xx * math.cos(angle) + yy * math.sin(angle)
+    b = -xx * math.sin(angle) + yy * math.cos(angle)
+    if kind == "checks":
+        pick = ((a // period + b // period) % 2).astype(int)
+    elif kind == "stripes":
+        pick = ((a // period) % 3).astype(int)
+    elif kind == "print":
+        field = cv2.GaussianBlur(rng.normal(0, 1, (sh, sw)).astype(np.float32), (0, 0),
+                                 period / 3)
+        pick = np.digitize(field, np.quantile(field, [0.4, 0.75])).astype(int)
+    else:
+        colours = np.array([[120, 160, 190], [105, 145, 178], [135, 172, 200]], np.float32)
+        colours *= float(rng.uniform(0.8, 1.0))
+        weave = (np.sin(a * 2.2) * np.sin(b * 2.2) > 0).astype(int)
+        pick = weave + (rng.random((sh, sw)) < 0.15).astype(int)
+    img = colours[np.clip(pick, 0, 2)]
+    img += rng.normal(0, 5, img.shape).astype(np.float32)
+    big: Image = cv2.resize(np.clip(img, 0, 255).astype(np.uint8), (width, height),
+                            interpolation=cv2.INTER_LINEAR)
+    return big
+
+
+def _fingertip(rng: np.random.Generator, canvas: Image, corners: Points) -> None:
+    """A fingertip resting on a card's far end (away from its top-left index), coming in from
+    outside the card."""
+    tl, tr, br, bl = corners
+    card_w = float(np.linalg.norm(tr - tl))
+    along = (br - tr) / max(float(np.linalg.norm(br - tr)), 1e-6)
+    tip = br + (tl - br) * float(rng.uniform(0.1, 0.25))
+    direction = along + float(rng.uniform(-0.6, 0.6)) * (tr - tl) / max(card_w, 1e-6)
+    direction /= max(float(np.linalg.norm(direction)), 1e-6)
+    finger_w = card_w * float(rng.uniform(0.22, 0.3))
+    length = card_w * 2.0
+    end = tip + direction * length
+    skin = np.array(rng.choice([[150, 180, 225], [110, 140, 190], [70, 95, 140]]), np.float64)
+    overlay = canvas.copy()
+    mask = np.zeros(canvas.shape[:2], np.uint8)
+    cv2.line(mask, tuple(int(v) for v in tip), tuple(int(v) for v in end), 255,
+             max(2, int(finger_w)))
+    cv2.circle(mask, tuple(int(v) for v in tip), max(1, int(finger_w / 2)), 255, -1)
+    soft = cv2.GaussianBlur(mask, (0, 0), max(1.0, finger_w * 0.06)).astype(np.float32) / 255
+    shade = cv2.GaussianBlur(mask, (0, 0), max(1.0, finger_w * 0.3)).astype(np.float32) / 255
+    overlay = overlay.astype(np.float32) * (1 - 0.35 * shade[..., None])
+    overlay = overlay * (1 - soft[..., None]) + skin[None, None, :] * (0.8 + 0.2 * shade[
+        ..., None]) * soft[..., None]
+    canvas[:] = np.clip(overlay, 0, 255).astype(np.uint8)
+
+
+def _finish(rng: np.random.Generator, canvas: Image, temperature: str | None = None,
+            wild: bool = False) -> Image:
+    """Light, colour temperature, blur and sensor noise (and, at a wild table, mixed light,
+    glare and motion blur)."""
     height, width = canvas.shape[:2]
     light = _lighting(rng, width, height)
     if temperature is None:
@@ -278,9 +424,20 @@ def _finish(rng: np.random.Generator, canvas: Image, temperature: str | None = N
              "neutral": (1.0, 1.0, 1.0)}[temperature]
     img: npt.NDArray[Any] = canvas.astype(np.float32) * light[..., None] * np.array(gains,
                                                                                  np.float32)
+    if wild:
+        img = _wild_light(rng, img)
     sigma = float(rng.uniform(0.4, 2.2)) * max(width, height) / 4000
     if sigma > 0.3:
         img = cv2.GaussianBlur(img, (0, 0), sigma)
+    if wild and rng.random() < 0.3:
+        length = max(3, int(float(rng.uniform(0.002, 0.006)) * max(width, height)))
+        kernel: npt.NDArray[Any] = np.zeros((length, length), np.float32)
+        kernel[length // 2, :] = 1.0 / length
+        rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5),
+                                      float(rng.uniform(0, 180)), 1.0)
+        kernel = cv2.warpAffine(kernel, rot, (length, length))
+        kernel = (kernel / max(float(kernel.sum()), 1e-6)).astype(np.float32)
+        img = cv2.filter2D(img, -1, kernel)
     noise_sd = float(rng.uniform(1.5, 5.0))
     nw, nh = max(1, width // 2), max(1, height // 2)
     noise = cv2.resize(rng.normal(0, noise_sd, (nh, nw)).astype(np.float32), (width, height))
@@ -289,21 +446,45 @@ def _finish(rng: np.random.Generator, canvas: Image, temperature: str | None = N
     return out
 
 
+def _wild_light(rng: np.random.Generator, img: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """Mixed light (warm on one side, cool on the other) and glare spots."""
+    height, width = img.shape[:2]
+    if rng.random() < 0.4:
+        ramp: npt.NDArray[Any] = np.linspace(0.0, 1.0, 64, dtype=np.float32)[None, :].repeat(48, 0)
+        ramp = cv2.resize(ramp, (width, height))
+        if rng.random() < 0.5:
+            ramp = ramp[:, ::-1]
+        warm = np.array([0.8, 0.92, 1.0], np.float32)
+        cool = np.array([1.0, 0.96, 0.82], np.float32)
+        img = img * (warm[None, None, :] * ramp[..., None]
+                     + cool[None, None, :] * (1 - ramp[..., None]))
+    for _ in range(int(rng.integers(0, 3))):
+        small: npt.NDArray[Any] = np.zeros((48, 64), np.float32)
+        centre = (int(rng.integers(0, 64)), int(rng.integers(0, 48)))
+        axes = (int(rng.integers(2, 8)), int(rng.integers(1, 5)))
+        cv2.ellipse(small, centre, axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+        small = cv2.GaussianBlur(small, (0, 0), float(rng.uniform(1.0, 3.0)))
+        glare = cv2.resize(small, (width, height))[..., None] * float(rng.uniform(0.4, 0.9))
+        img = img + (255.0 * 1.1 - img) * glare
+    return img
+
+
 def calibration_photo(
-    rng: np.random.Generator, code: str, style: DeckStyle, size: tuple[int, int] = (2400, 1800),
+    rng: np.random.Generator, code: str, style: Deck, size: tuple[int, int] = (2400, 1800),
 ) -> bytes:
     """A photo of one card lying flat, taken roughly from above (for calibration)."""
     width, height = size
+    drawn = _drawn(code, style)
     theta = float(rng.uniform(0, 2 * math.pi))
     cam = _camera(rng, float(rng.uniform(0, 12)), 100.0)
-    plane = _card_to_plane(np.zeros(2), theta)
-    quad = _project(cam @ plane, _CORNERS)
+    plane = _card_to_plane(np.zeros(2), theta, drawn.image.shape[0])
+    quad = _project(cam @ plane, _outline(drawn))
     lo, hi = quad.min(axis=0), quad.max(axis=0)
     scale = float(rng.uniform(0.45, 0.7)) * min(width / (hi[0] - lo[0]), height / (hi[1] - lo[1]))
     offset = np.array([width, height]) / 2 - scale * (lo + hi) / 2
     frame = np.array([[scale, 0, offset[0]], [0, scale, offset[1]], [0, 0, 1.0]])
     canvas = background(rng, width, height)
-    _paste(canvas, _drawn(code, style), frame @ cam @ plane, shadow=0.3)
+    _paste(canvas, drawn, frame @ cam @ plane, shadow=0.3)
     photo = _finish(rng, canvas)
     ok, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])
     assert ok

@@ -1,0 +1,296 @@
+"""Card art from third-party decks, for judging recognition on designs this project did not draw.
+
+Two sources, each installed by whoever needs it (the benchmark, the tests), never shipped:
+
+- Debian's ``gnome-cards-data``: the Aisleriot card themes, SVG sheets of 13 x 5 cards
+  (clubs, diamonds, hearts, spades, then the black joker, the red joker and the back),
+  in ``/usr/share/aisleriot/cards``. Rendered with librsvg's ``rsvg-convert``.
+- npm's ``@letele/playing-cards`` (CC0): one React SVG component per card, rendered to SVG
+  by Node with ``react-dom/server`` and then to pixels by ``rsvg-convert``.
+
+A Toss-like deck is made from a standard one: the gold suits (crosses, oracles) are the clubs
+and spades with their black ink turned gold, the blue suits (castles, shields) the hearts and
+diamonds with their red ink turned blue; the gold and blue jokers are the black and red jokers
+recoloured; the Boss and the null are drawn as a letter over a symbol in a DejaVu font.
+
+Rendered cards are kept in a cache folder (``SCOREKEEPER_ART_CACHE``, default
+``~/.cache/scorekeeper/art``) as PNG files with alpha.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+import cv2
+import numpy as np
+
+from scorekeeper.vision.features import Image
+from scorekeeper.vision.reference import CARD_W, DrawnCard
+
+#: Where Debian's gnome-cards-data puts the Aisleriot themes.
+AISLERIOT_DIR: Final = Path("/usr/share/aisleriot/cards")
+#: The npm package (CC0) of the second source, and its exact version.
+LETELE_PACKAGE: Final = "@letele/playing-cards@0.1.0"
+_RANK_COLUMNS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+_SHEET_ROWS: Final = ("cl", "di", "he", "sp")
+#: Rendering width of one card (pixels), before it is scaled to ``CARD_W``.
+_RENDER_W: Final = 600
+
+
+class ArtMissingError(ValueError):
+    """Third-party card art is not installed (the message says how to install it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ArtDeck:
+    """A deck of drawn cards by code; ``name`` says where the art came from."""
+
+    name: str
+    kind: str  # "toss" or "standard"
+    cards: dict[str, DrawnCard]
+
+    @property
+    def codes(self) -> list[str]:
+        return list(self.cards)
+
+
+def cache_dir() -> Path:
+    """The folder where rendered third-party cards are kept."""
+    env = os.environ.get("SCOREKEEPER_ART_CACHE")
+    return Path(env) if env else Path.home() / ".cache" / "scorekeeper" / "art"
+
+
+def _rsvg() -> str:
+    tool = shutil.which("rsvg-convert")
+    if tool is None:
+        raise ArtMissingError("rsvg-convert is not installed: apt-get install librsvg2-bin")
+    return tool
+
+
+def _render_svg(svg: Path, width: int) -> Image:
+    """An SVG (or SVGZ) file rendered to BGRA pixels ``width`` wide."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "out.png"
+        subprocess.run([_rsvg(), "-w", str(width), "-o", str(out), str(svg)], check=True,
+                       capture_output=True, timeout=300)
+        read = cv2.imread(str(out), cv2.IMREAD_UNCHANGED)
+    if read is None:
+        raise ArtMissingError(f"rsvg-convert could not render {svg}")
+    img: Image = read
+    if img.ndim == 2:
+        img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGRA)
+    elif img.shape[2] == 3:
+        img = cv2.cvtColor(img, cv2.COLOR_BGR2BGRA)
+    return img
+
+
+def _trim(cell: Image) -> DrawnCard | None:
+    """The card inside a sheet cell (BGRA), cropped to its outline and scaled to CARD_W."""
+    alpha = cell[..., 3]
+    ys, xs = np.nonzero(alpha > 8)
+    if len(xs) < 100:
+        return None
+    crop = cell[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    h, w = crop.shape[:2]
+    height = round(CARD_W * h / w)
+    crop = cv2.resize(crop, (CARD_W, height), interpolation=cv2.INTER_AREA)
+    a = crop[..., 3:4].astype(np.float32) / 255.0
+    # Premultiply over white: a card's face is opaque; only its rounded corners are not.
+    bgr = (crop[..., :3].astype(np.float32) * a + 255.0 * (1 - a)).astype(np.uint8)
+    return DrawnCard("", bgr, crop[..., 3].copy())
+
+
+def _store(folder: Path, cards: dict[str, DrawnCard]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for code, card in cards.items():
+        bgra = np.dstack([card.image, card.alpha])
+        cv2.imwrite(str(folder / f"{code}.png"), bgra)
+
+
+def _load(folder: Path) -> dict[str, DrawnCard]:
+    out = {}
+    for path in sorted(folder.glob("*.png")):
+        bgra = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+        if bgra is None:
+            raise ArtMissingError(f"{path} cannot be read: delete {folder} to render it again")
+        out[path.stem] = DrawnCard(path.stem, bgra[..., :3].copy(), bgra[..., 3].copy())
+    return out
+
+
+def aisleriot(theme: str) -> ArtDeck:
+    """A standard deck (52 cards and two jokers where the theme has them) from an Aisleriot
+    theme of Debian's gnome-cards-data."""
+    folder = cache_dir() / f"aisleriot-{theme}"
+    if not (folder / "Kcl.png").exists():
+        svg = AISLERIOT_DIR / f"{theme}.svgz"
+        if not svg.exists():
+            raise ArtMissingError(
+                f"{svg} is missing: install Debian's card themes (apt-get install "
+                "gnome-cards-data librsvg2-bin)")
+        sheet = _render_svg(svg, 13 * _RENDER_W)
+        h, w = sheet.shape[:2]
+        cw, ch = w / 13, h / 5
+        cards: dict[str, DrawnCard] = {}
+        for row, suit in enumerate(_SHEET_ROWS):
+            for col, rank in enumerate(_RANK_COLUMNS):
+                card = _trim(sheet[round(row * ch):round((row + 1) * ch),
+                                   round(col * cw):round((col + 1) * cw)])
+                if card is not None:
+                    cards[f"{rank}{suit}"] = card
+        for col, code in ((0, "jk-black"), (1, "jk-red")):
+            card = _trim(sheet[round(4 * ch):h, round(col * cw):round((col + 1) * cw)])
+            if card is not None and _looks_like_face(card):
+                cards[code] = card
+        _store(folder, cards)
+    return ArtDeck(f"aisleriot:{theme}", "standard", _load(folder))
+
+
+def _looks_like_face(card: DrawnCard) -> bool:
+    """Whether a joker cell holds a face (mostly white) rather than a card back."""
+    return float((card.image.min(axis=2) > 200).mean()) > 0.35
+
+
+_LETELE_SCRIPT: Final = """
+import * as React from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { writeFileSync } from 'fs';
+const cards = await import(process.argv[2]);
+for (const [name, component] of Object.entries(cards)) {
+  if (typeof component !== 'function') continue;
+  writeFileSync(process.argv[3] + '/' + name + '.svg',
+                renderToStaticMarkup(React.createElement(component)));
+}
+"""
+
+
+def letele() -> ArtDeck:
+    """The CC0 deck of npm's ``@letele/playing-cards`` (52 cards and two jokers)."""
+    folder = cache_dir() / "letele"
+    if not (folder / "Kcl.png").exists():
+        modules = cache_dir() / "npm" / "node_modules"
+        entry = modules / "@letele" / "playing-cards" / "dist" / "index.esm.js"
+        if not entry.exists() or shutil.which("node") is None:
+            raise ArtMissingError(
+                f"the npm package {LETELE_PACKAGE} is missing: npm install --prefix "
+                f"{cache_dir() / 'npm'} {LETELE_PACKAGE} react@18 react-dom@18 @babel/runtime")
+        cards: dict[str, DrawnCard] = {}
+        with tempfile.TemporaryDirectory() as tmp:
+            script = modules.parent / "render.mjs"
+            script.write_text(_LETELE_SCRIPT)
+            subprocess.run(["node", str(script), str(entry), tmp], check=True,
+                           capture_output=True, timeout=300)
+            suits = {"C": "cl", "D": "di", "H": "he", "S": "sp"}
+            for path in sorted(Path(tmp).glob("*.svg")):
+                name = path.stem
+                if name[0] in suits:
+                    rank = name[1:].upper()
+                    code = f"{rank}{suits[name[0]]}"
+                elif name in ("J1", "J2"):
+                    code = "jk-black" if name == "J2" else "jk-red"
+                else:
+                    continue
+                img = _render_svg(path, _RENDER_W)
+                card = _trim(img)
+                if card is not None:
+                    cards[code] = card
+        _store(folder, cards)
+    return ArtDeck("npm:@letele/playing-cards", "standard", _load(folder))
+
+
+def _recolour(card: DrawnCard, source: str, ink: tuple[int, int, int]) -> DrawnCard:
+    """The card with its ``source`` ink ("black", "red" or "any") turned to ``ink`` (BGR),
+    keeping how dark each pixel is (so anti-aliased edges stay smooth)."""
+    f = card.image.astype(np.float32) / 255.0
+    hi, lo = f.max(axis=2), f.min(axis=2)
+    sat = (hi - lo) / np.maximum(hi, 1e-3)
+    b, g, r = f[..., 0], f[..., 1], f[..., 2]
+    if source == "black":
+        weight = np.clip(1.0 - sat / 0.35, 0.0, 1.0)
+    elif source == "red":
+        weight = np.clip((r - np.maximum(g, b)) / np.maximum(r, 1e-3) / 0.35, 0.0, 1.0)
+    else:
+        weight = np.ones_like(hi)
+    depth = (1.0 - (hi + lo) / 2 if source != "red" else 1.0 - (g + b) / 2)
+    depth = np.clip(depth, 0.0, 1.0)
+    target = np.array(ink, np.float32) / 255.0
+    painted = 1.0 - depth[..., None] * (1.0 - target[None, None, :])
+    out = f * (1 - weight[..., None]) + painted * weight[..., None]
+    return DrawnCard("", (np.clip(out, 0, 1) * 255).astype(np.uint8), card.alpha)
+
+
+def _font_card(template: DrawnCard, letter: str, symbol: str, ink: tuple[int, int, int],
+               font: str) -> DrawnCard:
+    """A blank face the size of ``template`` with a corner index (``letter`` over ``symbol``)
+    at both ends and a large ``symbol`` in the middle, set in a DejaVu ``font``."""
+    h, w = template.image.shape[:2]
+    colour = f"#{ink[2]:02x}{ink[1]:02x}{ink[0]:02x}"
+    index = (f'<text x="{0.11 * w}" y="{0.13 * h}" font-size="{0.12 * h}">{letter}</text>'
+             f'<text x="{0.11 * w}" y="{0.23 * h}" font-size="{0.09 * h}">{symbol}</text>')
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}">'
+           f'<rect width="{w}" height="{h}" fill="#fff"/>'
+           f'<g font-family="{font}" fill="{colour}" text-anchor="middle">{index}'
+           f'<g transform="rotate(180 {w / 2} {h / 2})">{index}</g>'
+           f'<text x="{w / 2}" y="{0.62 * h}" font-size="{0.3 * h}">{symbol}</text></g></svg>')
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "card.svg"
+        path.write_text(svg, encoding="utf-8")
+        img = _render_svg(path, w)
+    face = img[..., :3].astype(np.float32)
+    a = img[..., 3:4].astype(np.float32) / 255.0
+    bgr = (face * a + 255.0 * (1 - a)).astype(np.uint8)
+    return DrawnCard("", bgr, template.alpha)
+
+
+@dataclass(frozen=True, slots=True)
+class TossInks:
+    """The inks (BGR) and the font of a Toss-like deck made from a standard one."""
+
+    gold: tuple[int, int, int]
+    blue: tuple[int, int, int]
+    boss: tuple[int, int, int]
+    null: tuple[int, int, int]
+    font: str
+
+
+#: A few plausible printings; which one a deck gets is part of what makes it that deck.
+TOSS_INKS: Final = {
+    "warm": TossInks((30, 160, 220), (170, 80, 20), (120, 30, 110), (110, 110, 110),
+                     "DejaVu Serif"),
+    "deep": TossInks((10, 135, 200), (140, 60, 0), (60, 120, 20), (130, 120, 110),
+                     "DejaVu Sans"),
+    "pale": TossInks((60, 175, 230), (190, 100, 40), (140, 40, 140), (120, 120, 120),
+                     "DejaVu Sans Mono"),
+}
+
+
+def toss_like(base: ArtDeck, inks: str = "warm") -> ArtDeck:
+    """A Toss-like deck (eight suits, five jokers, the null) made from a standard deck."""
+    folder = cache_dir() / f"toss-{base.name.replace(':', '-').replace('/', '-')}-{inks}"
+    if not (folder / "Kcr.png").exists():
+        ink = TOSS_INKS[inks]
+        cards: dict[str, DrawnCard] = {}
+        for code, card in base.cards.items():
+            if code.startswith("jk"):
+                continue
+            rank, suit = code[:-2], code[-2:]
+            cards[code] = card
+            new_suit = {"cl": "cr", "sp": "or", "he": "ca", "di": "sh"}[suit]
+            source, target = ("black", ink.gold) if suit in ("cl", "sp") else ("red", ink.blue)
+            cards[rank + new_suit] = _recolour(card, source, target)
+        black, red = base.cards.get("jk-black"), base.cards.get("jk-red")
+        if black is not None and red is not None:
+            cards["jk-black"] = black
+            cards["jk-red"] = red
+            cards["jk-gold"] = _recolour(black, "black", ink.gold)
+            cards["jk-blue"] = _recolour(red, "red", ink.blue)
+        template = base.cards["Acl"]
+        cards["boss"] = _font_card(template, "B", "\u265b", ink.boss, ink.font)
+        cards["null"] = _font_card(template, "N", "\u2205", ink.null, ink.font)
+        _store(folder, cards)
+    return ArtDeck(f"toss-like from {base.name} ({inks} inks)", "toss", _load(folder))
