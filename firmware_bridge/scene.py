@@ -1,7 +1,7 @@
 """What the LED board shows: for each peg board its colour, the lit hole of each row and the
 minus and thousand lights, plus the strip brightness.
 
-A :class:`Scene` is built from the ``boards`` list of ``GameState.to_json()`` (contract C):
+A :class:`Scene` is built from the ``boards`` list of the state outline (``docs/api.md``):
 
 >>> scene = Scene.from_state({"boards": [{"owner": "North", "colour": "#2f6fde", "score": -437,
 ...     "negative": True, "thousands": 0, "hundreds": 4, "tens": 3, "ones": 7}]})
@@ -18,11 +18,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from scorekeeper.pegboard import PegPosition
+from scorekeeper.pegboard import MAX_BOARDS, PegPosition
 
 RGB = tuple[int, int, int]
 
-MAX_BOARDS: Final = 6
 DEFAULT_BRIGHTNESS: Final = 64
 _COLOUR = re.compile(r"#?([0-9a-fA-F]{6})")
 

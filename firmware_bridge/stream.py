@@ -1,4 +1,4 @@
-"""The board as a client of a table's live stream (contract D), like the display page.
+"""The board as a client of a table's live stream (``docs/api.md``), like the display page.
 
 ``GET /api/tables/<id>/state`` once, then ``GET /api/tables/<id>/stream`` (Server-Sent Events)
 resuming with ``Last-Event-ID``; every ``state`` message goes to the :class:`BoardLink`. The

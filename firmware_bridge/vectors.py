@@ -14,7 +14,8 @@ from typing import Any, Final
 from firmware_bridge import protocol as p
 from firmware_bridge.device import Device
 from firmware_bridge.layout import default_layout
-from firmware_bridge.scene import MAX_BOARDS, Scene
+from firmware_bridge.scene import Scene
+from scorekeeper.pegboard import MAX_BOARDS
 
 LED_COUNT = 192
 #: The colours of six boards, fixed so that the vectors do not change with the default peg

@@ -3,19 +3,18 @@
 the server then calls ``start_board(app, spec)``.
 
 In-process the board follows the table store directly (no HTTP): the table named by
-``BOARD_TABLE`` (config or ``SCOREKEEPER_BOARD_TABLE``), else the newest table, switching when a
+``BOARD_TABLE`` (config, from ``SCOREKEEPER_BOARD_TABLE``), else the newest table, switching when a
 newer one is created. Its link status is stored as the table's board status (shown on the
-keeper page). Settings, from the app config or the environment: ``BOARD_MODE``
+keeper page). Settings, from the app config (``web.config`` reads the environment): ``BOARD_MODE``
 (``ours``/``wled``), ``BOARD_LAYOUT`` (a layout file), ``BOARD_BRIGHTNESS`` (0-255),
 ``BOARD_DTR`` (``auto``/``hold``/``drop``: hold DTR and RTS up for native-USB boards).
 """
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from firmware_bridge.emulator import BoardEmulator
 from firmware_bridge.layout import Layout, default_layout
@@ -23,40 +22,79 @@ from firmware_bridge.link import OURS, BoardLink, LinkStatus
 from firmware_bridge.ports import DTR_AUTO
 from firmware_bridge.scene import DEFAULT_BRIGHTNESS, Scene, SceneError
 
+if TYPE_CHECKING:
+    from flask import Flask
+
+    from scorekeeper.outline import StateOutline
+    from web.store import Store, Table
+
 HOOKS = "scorekeeper.board_hooks"
 SIM = "sim"
 
 
-def setting(app: Any, name: str, default: str | None = None) -> str | None:
+class FollowedTable(Protocol):
+    """What the board reads of a table: its id, sequence number and state, and the condition
+    its writes notify."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def seq(self) -> int: ...
+
+    @property
+    def cond(self) -> threading.Condition: ...
+
+    def state_json(self) -> StateOutline: ...
+
+
+TableT = TypeVar("TableT", bound=FollowedTable)
+
+
+class TableStore(Protocol[TableT]):
+    """What the board needs of the table store: the tables, and where its status goes."""
+
+    @property
+    def closed(self) -> threading.Event: ...
+
+    def table(self, table_id: str) -> TableT: ...
+
+    def table_ids(self) -> list[str]: ...
+
+    def set_board_status(self, table: TableT, status: str, detail: str) -> None: ...
+
+
+def setting(app: Flask, name: str, default: str | None = None) -> str | None:
+    """A board setting from the app's config (which reads the ``SCOREKEEPER_*`` variables)."""
     value = app.config.get(name)
     if value in (None, ""):
-        value = os.environ.get(f"SCOREKEEPER_{name}", default)
+        value = default
     return None if value is None else str(value)
 
 
-def init_app(app: Any) -> None:
+def init_app(app: Flask) -> None:
     """Register the board hook with the app (idempotent)."""
     hooks = app.extensions.setdefault(HOOKS, [])
     if start_board not in hooks:
         hooks.append(start_board)
 
 
-class StoreFollower:
+class StoreFollower(Generic[TableT]):
     """Shows the followed table's state on the link whenever its sequence number moves."""
 
-    def __init__(self, store: Any, link: BoardLink, table_id: str | None = None,
+    def __init__(self, store: TableStore[TableT], link: BoardLink, table_id: str | None = None,
                  brightness: int = DEFAULT_BRIGHTNESS, poll: float = 1.0) -> None:
         self.store = store
         self.link = link
         self.pinned = table_id
         self.brightness = brightness
         self.poll = poll
-        self.table: Any = None
+        self.table: TableT | None = None
         self._status_lock = threading.Lock()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="board-follower", daemon=True)
 
-    def start(self) -> StoreFollower:
+    def start(self) -> StoreFollower[TableT]:
         self.link.on_status = self._status
         self.link.start()
         self._thread.start()
@@ -80,7 +118,7 @@ class StoreFollower:
                 current = self.link.status
                 self.store.set_board_status(table, current.status, current.detail)
 
-    def _current_table(self) -> Any:
+    def _current_table(self) -> TableT | None:
         if self.pinned:
             return self.store.table(self.pinned)
         ids = self.store.table_ids()
@@ -113,7 +151,7 @@ class StoreFollower:
                     print(f"board: state {seq} not shown: {exc}", file=sys.stderr)
 
 
-def start_board(app: Any, spec: str) -> StoreFollower:
+def start_board(app: Flask, spec: str) -> StoreFollower[Table]:
     """The hook: start the link (and the emulator for ``sim``) and follow the store."""
     mode = setting(app, "BOARD_MODE", OURS) or OURS
     layout_path = setting(app, "BOARD_LAYOUT")
@@ -127,8 +165,8 @@ def start_board(app: Any, spec: str) -> StoreFollower:
         print(f"board: simulated board on {port}", file=sys.stderr)
     link = BoardLink(port, layout=layout, mode=mode,
                      dtr=setting(app, "BOARD_DTR", DTR_AUTO) or DTR_AUTO)
-    follower = StoreFollower(app.extensions["scorekeeper.store"], link,
-                             setting(app, "BOARD_TABLE"), brightness)
+    store: Store = app.extensions["scorekeeper.store"]
+    follower = StoreFollower(store, link, setting(app, "BOARD_TABLE"), brightness)
     app.extensions["scorekeeper.board"] = follower
     follower.start()
     return follower

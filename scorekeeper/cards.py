@@ -1,4 +1,4 @@
-"""Cards, suits, colours and the card notation of the house rules (RULES.md section 1).
+"""Cards, suits, colours and the card notation of the house rules (docs/rules.md section 1).
 
 A card is a small immutable value. Its code is the notation players type:
 
@@ -18,9 +18,11 @@ from __future__ import annotations
 import difflib
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Final, Literal
+
+from scorekeeper.errors import InvalidInputError
 
 Colour = Literal["black", "red", "gold", "blue"]
 DeckKind = Literal["toss", "standard"]
@@ -79,7 +81,7 @@ _SUIT_SYMBOLS: Final = str.maketrans({
     "\u2667": "cl", "\u2664": "sp", "\u2661": "he", "\u2662": "di", "\ufe0f": None})
 
 
-class CardError(ValueError):
+class CardError(InvalidInputError):
     """Base class for every card input error."""
 
 
@@ -105,6 +107,10 @@ class EmptyCardTokenError(CardParseError):
                            " card's code there, like 10di or boss")
         self.token = token
         self.suggestion = None
+
+
+class CardListError(CardError):
+    """Card codes that are not one string or a list of strings."""
 
 
 class CardNotInDeckError(CardError):
@@ -134,7 +140,7 @@ def decks_copies(card: Card, decks: int) -> int:
     return decks * (2 if card.is_null else 1)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Card:
     """One playing card.
 
@@ -165,7 +171,7 @@ class Card:
         """Parse one card code, case-insensitively (``T`` stands for 10).
 
         >>> Card.parse("AOR")
-        Card(rank=1, suit='or', joker=None)
+        Card.parse('Aor')
         >>> Card.parse("7\u2663").code
         '7cl'
         >>> Card.parse("10dia")
@@ -199,6 +205,10 @@ class Card:
 
     def __str__(self) -> str:
         return self.code
+
+    def __repr__(self) -> str:
+        """The expression that gives this card back: ``Card.parse('Kcl')``."""
+        return f"Card.parse({self.code!r})"
 
     @property
     def is_joker(self) -> bool:
@@ -284,6 +294,31 @@ write the card's code there, like 10di or boss
             raise EmptyCardTokenError(item, where)
         cards.extend(_parse_text(item, where))
     return cards
+
+
+def read_cards(value: object, what: str,
+               error: Callable[[str], ValueError] | None = None) -> list[Card]:
+    """The one reader of card codes from input: one string of codes, or a list of them, as
+    :func:`parse_cards` reads them. A fault is raised as ``error`` with ``what`` in front,
+    saying where the codes came from (without ``error``: the card error itself).
+
+    >>> read_cards(["Kcl", "boss"], "ann's hand")
+    [Card.parse('Kcl'), Card.parse('boss')]
+    >>> read_cards(7, "hand")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.cards.CardListError: hand must be a list of card codes like ["7cl", "boss"], not 7
+    """
+    make = error or CardListError
+    if not isinstance(value, str) and not (
+            isinstance(value, list | tuple) and all(isinstance(v, str) for v in value)):
+        raise make(f'{what} must be a list of card codes like ["7cl", "boss"], not {value!r}')
+    try:
+        return parse_cards(value)
+    except CardError as exc:
+        if error is None:
+            raise
+        raise error(f"{what}: {exc}") from exc
 
 
 def _parse_text(text: str, where: str | None) -> list[Card]:

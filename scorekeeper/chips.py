@@ -1,4 +1,4 @@
-"""Chip settlements (RULES.md section 4): the Toss Rummy settlement at game end.
+"""Chip settlements (docs/rules.md section 4): the Toss Rummy settlement at game end.
 
 Every other player (or team) pays the winner
 ``round_half_up((winner_total - loser_total) / chips_per_points)`` chips, never below 0. A
@@ -18,13 +18,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from scorekeeper.errors import InvalidInputError
 from scorekeeper.games import GAMES
+from scorekeeper.outline import Incoming, JsonObject
 from scorekeeper.rulesets import TOSS_RUMMY
 
 DEFAULT_CHIPS_PER_POINTS: Final = 10
 
 
-class ChipError(ValueError):
+class ChipError(InvalidInputError):
     """Chip input that cannot be settled: missing totals, bad numbers, unknown games."""
 
 
@@ -50,7 +52,7 @@ class Payment:
     payee: str
     chips: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"from": self.payer, "to": self.payee, "chips": self.chips}
 
 
@@ -68,7 +70,7 @@ class Settlement:
     members: dict[str, int] = field(default_factory=dict)
     pot: int = 0
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         out: dict[str, Any] = {
             "payments": [p.to_json() for p in self.payments], "net": dict(self.net),
         }
@@ -161,7 +163,7 @@ def settle_toss_rummy(
 
 
 def _check_teams(
-    teams: Any, totals: Mapping[str, int]
+    teams: object, totals: Mapping[str, int]
 ) -> dict[str, list[str]]:
     if not isinstance(teams, Mapping):
         raise ChipError('"teams" must be an object of team name -> [member names]')
@@ -189,7 +191,7 @@ def _check_teams(
     return members
 
 
-def _toss_rummy_game(data: dict[str, Any]) -> dict[str, Any]:
+def _toss_rummy_game(data: Incoming) -> JsonObject:
     known = {"game", "chips_per_points", "totals", "teams", "decks"}
     unknown = sorted(set(data) - known)
     if unknown:
@@ -204,18 +206,23 @@ def _toss_rummy_game(data: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(totals, dict):
         raise ChipError('toss-rummy chips need "totals": {"name": points, ...}')
     per = data.get("chips_per_points", DEFAULT_CHIPS_PER_POINTS)
-    return settle_toss_rummy(totals, per, data.get("teams")).to_json()
+    if isinstance(per, bool) or not isinstance(per, int):
+        raise ChipError(f"chips_per_points must be a whole number of 1 or more, not {per!r}")
+    teams = data.get("teams")
+    if teams is not None and not isinstance(teams, Mapping):
+        raise ChipError('"teams" must be an object of team name -> [member names]')
+    return settle_toss_rummy(totals, per, teams).to_json()
 
 
 #: Chip games by the ``"game"`` name of their JSON input; each maps the input to its result.
 #: Toss Rummy's settlement is here; the other games' chip rules live in their rules packs.
-CHIP_GAMES: Final[dict[str, Callable[[dict[str, Any]], dict[str, Any]]]] = {
+CHIP_GAMES: Final[dict[str, Callable[[Incoming], Mapping[str, object]]]] = {
     TOSS_RUMMY: _toss_rummy_game,
     **{name: pack.chips for name, pack in GAMES.items() if pack.has_chips},
 }
 
 
-def settle(data: Any) -> dict[str, Any]:
+def settle(data: object) -> Mapping[str, object]:
     """Settle the chip game named by ``data["game"]`` (see :data:`CHIP_GAMES`).
 
     >>> settle({"game": "toss-rummy", "totals": {"ann": 1010, "bob": 1000}})["net"]

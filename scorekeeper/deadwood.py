@@ -1,4 +1,4 @@
-"""The deadwood solver for the games where melds may stay in hand (RULES.md section 5).
+"""The deadwood solver for the games where melds may stay in hand (docs/rules.md section 5).
 
 In Three Thirteen and Tong-Its a hand is scored by its best arrangement into melds: the deadwood
 is the minimum total value of the unmatched cards over every way of arranging the hand into valid
@@ -24,9 +24,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
-from typing import Any, Final
+from typing import Final
 
 from scorekeeper.cards import ACE, KING, RANK_SYMBOLS, SUITS, Card
+from scorekeeper.errors import InvalidInputError
+from scorekeeper.outline import JsonObject
 
 #: The longest run: ace (low) to king.
 MAX_RUN: Final = 13
@@ -36,7 +38,7 @@ MAX_HAND: Final = 20
 THREE_THIRTEEN_HANDS: Final = 11
 
 
-class DeadwoodError(ValueError):
+class DeadwoodError(InvalidInputError):
     """A hand the solver cannot score: a joker or null card, or a bad wild rank or hand number."""
 
 
@@ -111,7 +113,7 @@ class Deadwood:
     melds: tuple[tuple[Card, ...], ...]
     unmatched: tuple[Card, ...]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "deadwood": self.deadwood,
             "melds": [[c.code for c in meld] for meld in self.melds],

@@ -1,4 +1,4 @@
-"""Meld adjudication for Toss Rummy and Complex Toss Rummy (RULES.md sections 2, 3 and 6).
+"""Meld adjudication for Toss Rummy and Complex Toss Rummy (docs/rules.md sections 2, 3 and 6).
 
 Every judgement returns a :class:`Verdict` that says whether the play is legal, what kind of
 meld it makes, its points under the table's card values, which cards may be shown as top,
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Final
+from typing import Final
 
 from scorekeeper.cards import (
     ACE,
@@ -33,6 +33,8 @@ from scorekeeper.cards import (
     decks_copies,
     toss_deck,
 )
+from scorekeeper.errors import RuleRefusalError
+from scorekeeper.outline import JsonObject
 from scorekeeper.rulesets import (
     COMPLEX,
     RULESET_TITLES,
@@ -53,7 +55,7 @@ ACE_HIGH: Final = 14
 
 
 class MeldKind(StrEnum):
-    """The three kinds of meld (RULES.md 2): a set of one rank, a sequence of one suit, and a
+    """The three kinds of meld (docs/rules.md 2): a set of one rank, a sequence of one suit, and a
     joker set of three or four jokers alone.
 
     >>> MeldKind("joker-set") is MeldKind.JOKER_SET
@@ -84,7 +86,7 @@ class Verdict:
     reason: str
     rule: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "valid": self.valid,
             "kind": None if self.kind is None else self.kind.value,
@@ -95,7 +97,7 @@ class Verdict:
         }
 
 
-class IllegalPlay(ValueError):
+class IllegalPlay(RuleRefusalError):
     """Raised by callers that refuse a play; carries the :class:`Verdict` that refused it.
 
     >>> from scorekeeper.cards import parse_cards
@@ -159,7 +161,7 @@ def _check_copies(cards: Sequence[Card], decks: int) -> None:
 
 
 def judge_meld(cards: Sequence[Card], options: TossOptions = _DEFAULT_OPTIONS) -> Verdict:
-    """Judge a new meld: a set, a sequence or a joker set (RULES.md 2 and 6).
+    """Judge a new meld: a set, a sequence or a joker set (docs/rules.md 2 and 6).
 
     A card appearing more often than ``options.decks`` decks hold is an input error
     (:class:`~scorekeeper.cards.TooManyCopiesError`), never a verdict.

@@ -1,5 +1,5 @@
 """The Complex Toss Rummy peg board: three rows of ten holes (hundreds, tens, ones), a minus
-light for negative totals and a thousand light at 1000 or more (RULES.md section 3).
+light for negative totals and a thousand light at 1000 or more (docs/rules.md section 3).
 
 >>> PegPosition.from_score(437)
 PegPosition(negative=False, thousands=0, hundreds=4, tens=3, ones=7)
@@ -9,11 +9,17 @@ PegPosition(negative=False, thousands=0, hundreds=4, tens=3, ones=7)
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
+
+from scorekeeper.outline import BoardOutline, PegPositionOutline
 
 ROWS: Final[tuple[str, ...]] = ("hundreds", "tens", "ones")
 HOLES_PER_ROW: Final = 10
+#: The most peg boards one table shows (and the LED board drives): one per player or team.
+MAX_BOARDS: Final = 6
 
 #: Default peg colours, one per board, in the order a table offers them. Chosen to stay apart
 #: (CIEDE2000 of 15 or more between every pair) for normal vision and under protanopia,
@@ -31,6 +37,19 @@ PEG_COLOURS: Final[dict[str, str]] = {
     "orange": "#d0832a",
 }
 
+
+
+def board_colours(owners: Sequence[str], given: Mapping[str, str]) -> dict[str, str]:
+    """Each board owner's peg colour: the one given, else the next default colour nobody was
+    given (the one way every table picks its default colours).
+
+    >>> chosen = board_colours(["ann", "bob", "cy"], {"bob": PEG_COLOURS["red"]})
+    >>> [name for c in chosen.values() for name, hex in PEG_COLOURS.items() if hex == c]
+    ['blue', 'red', 'gold']
+    """
+    unused = [c for c in PEG_COLOURS.values() if c not in given.values()]
+    spare = itertools.cycle(unused or PEG_COLOURS.values())
+    return {owner: given[owner] if owner in given else next(spare) for owner in owners}
 
 @dataclass(frozen=True, slots=True)
 class PegPosition:
@@ -67,7 +86,7 @@ class PegPosition:
         """The lit hole (0-9) in each row."""
         return {"hundreds": self.hundreds, "tens": self.tens, "ones": self.ones}
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PegPositionOutline:
         return {
             "negative": self.negative,
             "thousands": self.thousands,
@@ -93,6 +112,8 @@ class PegBoard:
     def position(self) -> PegPosition:
         return PegPosition.from_score(self.score)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> BoardOutline:
+        pegs = self.position
         return {"owner": self.owner, "colour": self.colour, "score": self.score,
-                **self.position.to_json()}
+                "negative": pegs.negative, "thousands": pegs.thousands,
+                "hundreds": pegs.hundreds, "tens": pegs.tens, "ones": pegs.ones}

@@ -1,4 +1,4 @@
-"""The two Toss rummy rulesets, their card values and their per-table options (RULES.md 2-3).
+"""The two Toss rummy rulesets, their card values and their per-table options (docs/rules.md 2-3).
 
 >>> from scorekeeper.cards import parse_cards
 >>> sum(card_value(c, TOSS_RUMMY) for c in parse_cards("7cl 7sp 7he 7di"))
@@ -13,6 +13,8 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Final, Literal
 
 from scorekeeper.cards import ACE, Card
+from scorekeeper.errors import InvalidInputError
+from scorekeeper.outline import JsonObject
 
 Ruleset = Literal["toss-rummy", "complex-toss-rummy"]
 AceRule = Literal["both", "high", "low"]
@@ -34,7 +36,7 @@ TEN_VALUE: Final = 10
 SMALL_VALUE: Final = 5
 
 
-class OptionError(ValueError):
+class OptionError(InvalidInputError):
     """A table option has an unknown name or a value outside its range."""
 
 
@@ -126,7 +128,7 @@ class TossOptions:
     def value(self, card: Card) -> int:
         return card_value(card, self.ruleset)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return asdict(self)
 
     @classmethod

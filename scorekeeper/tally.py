@@ -1,4 +1,4 @@
-"""The end-of-hand tally of Toss Rummy and Complex Toss Rummy (RULES.md sections 2 and 3).
+"""The end-of-hand tally of Toss Rummy and Complex Toss Rummy (docs/rules.md sections 2 and 3).
 
 Every card a player still has melded on the board counts for that player; every card left in
 hand counts against, except the team negative exemption: in team play, when a member goes out,
@@ -23,10 +23,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.cards import Card, check_cards
+from scorekeeper.errors import InvalidInputError
+from scorekeeper.outline import JsonObject
 from scorekeeper.rulesets import TossOptions
 
 
-class TallyError(ValueError):
+class TallyError(InvalidInputError):
     """The hand to tally is not possible as given (bad names, teams or cards)."""
 
 
@@ -52,7 +54,7 @@ class PlayerTally:
     exempt: bool
     net: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"melded_points": self.melded_points, "hand_points": self.hand_points,
                 "exempt": self.exempt, "net": self.net}
 
@@ -65,7 +67,7 @@ class TallyResult:
     players: dict[str, PlayerTally]
     teams: dict[str, int]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """``{"players": {name: {...}}}`` plus ``"teams": {team: {"net": n}}`` in team play."""
         out: dict[str, Any] = {"players": {n: t.to_json() for n, t in self.players.items()}}
         if self.teams:

@@ -180,3 +180,13 @@ def test_no_cards_and_separating_commas_still_read() -> None:
     assert [c.code for c in parse_cards("8di, 9di, 10di,")] == ["8di", "9di", "10di"]
     with pytest.raises(EmptyCardTokenError, match="where a card code was expected"):
         Card.parse(" ")
+
+
+def test_repr_is_the_expression_that_gives_the_card_back() -> None:
+    from scorekeeper.cards import STANDARD, Card, deck_codes
+
+    assert repr(Card.parse("kcl")) == "Card.parse('Kcl')"
+    cards = [Card.parse(code) for code in deck_codes()] + [Card.parse(c) for c in
+                                                           deck_codes(STANDARD)]
+    for card in cards:
+        assert eval(repr(card), {"Card": Card}) == card

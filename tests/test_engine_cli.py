@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from simulate import random_game
 
 from scorekeeper.cli import main
 from scorekeeper.engine import TableSetup, replay
-from scorekeeper.engine.simulate import random_game
 
 SETUP = {"players": ["ann", "bob", "cy", "dee"],
          "teams": {"North": ["ann", "cy"], "South": ["bob", "dee"]}}

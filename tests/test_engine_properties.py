@@ -8,6 +8,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from simulate import random_game
 
 from scorekeeper.cards import Card
 from scorekeeper.engine import (
@@ -19,7 +20,6 @@ from scorekeeper.engine import (
     initial_state,
     replay,
 )
-from scorekeeper.engine.simulate import random_game
 
 SETUPS = (
     {"players": ["ann", "bob"]},

@@ -403,7 +403,7 @@ def test_history_and_exports(client: FlaskClient) -> None:
     csv_text = client.get(f"/api/tables/{tid}/export.csv", headers=keeper(table)).data.decode()
     lines = csv_text.splitlines()
     assert lines[0].startswith("seq,at,by,type,event,score ann")
-    assert lines[2].startswith("2,") and lines[2].endswith(",0,21,0,")  # not undone
+    assert lines[2].startswith("2,") and lines[2].endswith(",0,21,0,,")  # not undone, amended
 
 
 def test_rules_check(client: FlaskClient) -> None:

@@ -58,3 +58,17 @@ def test_board_settings_come_from_flags_and_environment() -> None:
         "BOARD_MODE": "wled", "BOARD_BRIGHTNESS": 40}
     with pytest.raises(ValueError, match="SCOREKEEPER_BOARD_BRIGHTNESS='bright'"):
         from_environment({"SCOREKEEPER_BOARD_BRIGHTNESS": "bright"})
+
+
+def test_every_scorekeeper_variable_is_read_by_the_one_config_map() -> None:
+    from pathlib import Path
+
+    from web.config import from_environment
+
+    root = Path(__file__).resolve().parents[1]
+    assert from_environment({"SCOREKEEPER_PHOTO_MAX_MB": "1.5", "SCOREKEEPER_BOARD_DTR": "hold",
+                             "SCOREKEEPER_PHOTO_WORKERS": "3"}) == {
+        "BOARD_DTR": "hold", "PHOTO_MAX_BYTES": 1536 * 1024, "PHOTO_WORKERS": 3}
+    for module in ("web/photos.py", "firmware_bridge/webapp.py"):
+        text = (root / module).read_text(encoding="utf-8")
+        assert "os.environ" not in text and '"SCOREKEEPER_' not in text, module

@@ -255,8 +255,10 @@ def test_a_huge_correction_is_refused(app: Flask, client: FlaskClient) -> None:
 
 
 def test_named_peg_colours_are_kept_as_hex(client: FlaskClient) -> None:
+    from scorekeeper.pegboard import PEG_COLOURS
+
     table = create(client, players=[{"name": "ann", "colour": "Blue"}, "bob"])
-    assert table["state"]["boards"][0]["colour"] == "#445fb5"
+    assert table["state"]["boards"][0]["colour"] == PEG_COLOURS["blue"]
 
 
 # -- readers do not refold the log; memory stays bounded ------------------------------------------

@@ -9,7 +9,7 @@ players' phones and the display, live, with no internet.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import click
@@ -17,8 +17,12 @@ from flask import Flask, Response, jsonify, render_template, request
 from flask.sessions import SessionInterface, SessionMixin
 from werkzeug.exceptions import HTTPException
 
+from scorekeeper.errors import ScorekeeperError, http_status
 from web.config import DEFAULTS, from_environment, secret_key
 from web.store import RepeatedActionError, StaleWriteError, Store, StoreError
+
+#: A callable started with the server (``serve --board``): ``hook(app, board_spec)``.
+BoardHook = Callable[[Flask, str], object]
 
 
 class NoSessions(SessionInterface):
@@ -44,10 +48,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.session_interface = NoSessions()  # roles travel in table tokens, not sessions
 
-    store = Store(app.config["DATABASE"], app.config["SYNCHRONOUS"], app.config["JOIN_TOKEN_TTL"])
-    app.extensions["scorekeeper.store"] = store
-    # Callables started with the server (``serve --board``): hook(app, board_spec).
-    app.extensions["scorekeeper.board_hooks"] = []
+    Store.from_config(app.config).init_app(app)
+    hooks: list[BoardHook] = []
+    app.extensions["scorekeeper.board_hooks"] = hooks
 
     from web import api, club, edge, pages, photos
 
@@ -92,6 +95,10 @@ def register_errors(app: Flask) -> None:
             return jsonify({"error": str(exc), "seq": exc.seq, "state": exc.state,
                             "missed": exc.missed}), 409
         return error(str(exc), 409)
+
+    @app.errorhandler(ScorekeeperError)
+    def refused(exc: ScorekeeperError) -> tuple[Response | str, int]:
+        return error(str(exc), http_status(exc))
 
     @app.errorhandler(RepeatedActionError)
     def repeated(exc: RepeatedActionError) -> tuple[Response, int]:

@@ -1,4 +1,4 @@
-"""The JSON API (contract D): everything the pages do, for scripts and the LED board too."""
+"""The JSON API (``docs/api.md``): everything the pages do, for scripts and the LED board too."""
 
 from __future__ import annotations
 
@@ -10,9 +10,16 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
-from scorekeeper import engine, tables
-from scorekeeper.cards import check_cards, parse_cards
-from scorekeeper.games import GAMES, GameError
+from scorekeeper import engine
+from scorekeeper.cards import check_cards, parse_cards, read_cards
+from scorekeeper.game import (
+    GameSetup,
+    available_games,
+    get_game,
+    read_setup,
+    setup_json,
+)
+from scorekeeper.games import GameError
 from scorekeeper.pegboard import PEG_COLOURS
 from scorekeeper.rulesets import TossOptions
 from web import history as history_notes
@@ -120,17 +127,11 @@ def toss_options(options: dict[str, Any]) -> TossOptions:
 
 
 def card_codes(value: Any, what: str) -> list[str]:
-    """Card codes from a list or a space-separated string, checked by the card parser (which
+    """Card codes from a list or a space-separated string, by the one card-code reader (which
     refuses an empty code)."""
     if isinstance(value, list) and len(value) > 400:
         raise BadRequestError(f"{what} holds {len(value)} cards; at most 400")
-    if not isinstance(value, str) and not (
-            isinstance(value, list) and all(isinstance(v, str) for v in value)):
-        raise BadRequestError(f"{what} must be a list of card codes like [\"7cl\", \"7sp\"]")
-    try:
-        return [str(card) for card in parse_cards(value)]
-    except ValueError as exc:  # a card error: unknown, or empty, code
-        raise BadRequestError(f"{what}: {exc}") from exc
+    return [str(card) for card in read_cards(value, what, BadRequestError)]
 
 
 def table_for(table_id: str) -> Table:
@@ -150,28 +151,27 @@ def table_urls(table: Table) -> dict[str, str]:
 
 # -- creating and joining tables -----------------------------------------------------------
 
-def setup_from_json(data: dict[str, Any]) -> tuple[tables.Setup, bool]:
+def setup_from_json(data: dict[str, Any]) -> tuple[GameSetup, bool]:
     """Build the table setup from the start page's JSON (see docs/api.md)."""
-    game = data.get("game", "complex-toss-rummy")
+    name = data.get("game", "complex-toss-rummy")
     auto_accept = bool_field(data, "auto_accept")
-    if not isinstance(game, str):
-        raise BadRequestError(f'"game" must be the name of a game, not {game!r}')
-    if game in GAMES:
-        return pack_setup_from_json(game, data), auto_accept
+    if not isinstance(name, str):
+        raise BadRequestError(f'"game" must be the name of a game, not {name!r}')
+    game = get_game(name)
+    if game.engine == "hands":
+        return pack_setup_from_json(game.name, data), auto_accept
     options = options_field(data, 'like {"ace": "both", "decks": 1}')
-    options["ruleset"] = game
+    options["ruleset"] = game.name
     setup_options = toss_options(options)
     raw_players = data.get("players")
-    if not isinstance(raw_players, list) or not 2 <= len(raw_players) <= 6:
-        raise BadRequestError("a table needs 2 to 6 players, each with a name")
+    low, high = game.min_players, game.max_players
+    if not isinstance(raw_players, list) or not low <= len(raw_players) <= high:
+        raise BadRequestError(f"a table needs {low} to {high} players, each with a name")
     players, colours = read_players(raw_players)
     teams, team_colours = read_teams(data.get("teams") or [])
-    owners = [t for t, _ in teams] if teams else players
-    chosen = team_colours if teams else colours
-    defaults = iter(c for c in PEG_COLOURS.values() if c not in chosen.values())
-    board_colours = tuple((owner, chosen.get(owner) or next(defaults)) for owner in owners)
-    setup = engine.TableSetup(players=tuple(players), teams=tuple(teams), colours=board_colours,
-                              options=setup_options)
+    chosen = team_colours if teams else colours  # the others get the default colours
+    setup = engine.TableSetup(players=tuple(players), teams=tuple(teams),
+                              colours=tuple(chosen.items()), options=setup_options)
     return setup, auto_accept
 
 
@@ -213,7 +213,7 @@ def read_players(raw_players: list[Any]) -> tuple[list[str], dict[str, str]]:
     return players, colours
 
 
-def pack_setup_from_json(game: str, data: dict[str, Any]) -> tables.Setup:
+def pack_setup_from_json(game: str, data: dict[str, Any]) -> GameSetup:
     """The setup of a rules-pack game (Toss Hearts, Tong-Its...): players with their colours,
     the game's own options, decks and, for the chip games, the chips each player starts with."""
     options = options_field(data, "of the game's options")
@@ -224,12 +224,12 @@ def pack_setup_from_json(game: str, data: dict[str, Any]) -> tables.Setup:
     if not isinstance(raw_players, list):
         raise BadRequestError("a table needs a list of players, each with a name")
     players, colours = read_players(raw_players)
-    setup_json: dict[str, Any] = {"game": game, "players": players, "options": options,
-                                  "decks": decks, "colours": colours}
+    fields: dict[str, Any] = {"game": game, "players": players, "options": options,
+                              "decks": decks, "colours": colours}
     if data.get("start_chips") not in (None, ""):
-        setup_json["start_chips"] = data["start_chips"]
+        fields["start_chips"] = data["start_chips"]
     try:
-        return tables.setup_from_json(setup_json)
+        return read_setup(fields)
     except GameError as exc:
         raise BadRequestError(str(exc)) from exc
 
@@ -237,7 +237,7 @@ def pack_setup_from_json(game: str, data: dict[str, Any]) -> tables.Setup:
 @bp.get("/games")
 def games() -> Response:
     """Every game a table can play, with its options and hand form (the start page's list)."""
-    return jsonify({"games": tables.available_games()})
+    return jsonify({"games": available_games()})
 
 
 @bp.post("/tables")
@@ -389,7 +389,7 @@ def table_info(table_id: str) -> Response:
     role = role_for(table)
     store = get_store()
     info: dict[str, Any] = {
-        "table_id": table.id, "setup": tables.setup_to_json(table.setup), "seq": table.seq,
+        "table_id": table.id, "setup": setup_json(table.setup), "seq": table.seq,
         "state": table.state_json(), "table": store.meta(table),
         "role": {"kind": role.kind, "player": role.player},
     }
@@ -441,6 +441,7 @@ def history(table_id: str) -> Response:
         document = {"seq": seq, "hands": state.get("hands", []),
                     "boards": state.get("boards", []),
                     "points": get_store().states_over_time(table)[:seq + 1],
+                    "timeline": [p for p in get_store().timeline(table) if p["seq"] <= seq],
                     "notes": {str(n): note for n, note in notes.items() if n <= seq}}
         return json.dumps(document, separators=(",", ":")).encode()
 
@@ -452,7 +453,7 @@ def export_json(table_id: str) -> Response:
     table = table_for(table_id)
     role_for(table)
     store = get_store()
-    document = {"table_id": table.id, "setup": tables.setup_to_json(table.setup), "seq": table.seq,
+    document = {"table_id": table.id, "setup": setup_json(table.setup), "seq": table.seq,
                 "events": store.events(table), "hands": table.state_json().get("hands", []),
                 "state": table.state_json()}
     disposition = f'attachment; filename="table-{table.id}.json"'
@@ -533,6 +534,26 @@ def dry_run(table_id: str) -> Response:
     data = body("dry-run")
     state = get_store().dry_run(table, data.get("event"))
     return jsonify({"seq": table.seq, "state": state.to_json()})
+
+
+@bp.post("/tables/<table_id>/amend")
+def amend(table_id: str) -> tuple[Response, int]:
+    """Amend a past event: ``{"target", "event", "reason", "remove", "base_seq", "action_id"}``
+    stores an ``amend`` event (201); with ``"preview": true`` nothing is stored and the answer
+    is the score change per player, the hands rescored and the later events that no longer
+    hold (200). A refusal is 422 (a later event named) or 400, as for any write."""
+    table = table_for(table_id)
+    role = require(table, "keeper")
+    data = body()
+    event = {"type": "amend", "target": data.get("target"), "event": data.get("event"),
+             "reason": data.get("reason"), "remove": data.get("remove") or []}
+    store = get_store()
+    if data.get("preview"):
+        return jsonify({"seq": table.seq, "preview": store.preview_amendment(table, event)}), 200
+    base_seq = int_field(data, "base_seq")
+    seq, _, state_text = store.append_encoded(table, base_seq, event, role.name,
+                                              data.get("action_id"))
+    return Response(f'{{"seq":{seq},"state":{state_text}}}', mimetype="application/json"), 201
 
 
 @bp.post("/tables/<table_id>/proposals")

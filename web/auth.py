@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 from flask import Response, current_app, request
 
-from web.store import ROLES, ForbiddenError, Role, Store, Table
+from web.store import EXTENSION, ROLES, ForbiddenError, Role, Store, Table
 
 COOKIE_MAX_AGE = 30 * 24 * 3600
 #: Which cookie a page reads first, by the last part of its path (``/t/<id>/play``).
@@ -26,7 +26,7 @@ def cookie_name(table_id: str, kind: str | None = None) -> str:
 
 
 def get_store() -> Store:
-    store: Store = current_app.extensions["scorekeeper.store"]
+    store: Store = current_app.extensions[EXTENSION]
     return store
 
 

@@ -8,9 +8,14 @@ import signal
 import sys
 import threading
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from web.qr import lan_address, qr_text
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+    from web import BoardHook
 
 
 def register(subparsers: Any) -> None:
@@ -38,7 +43,7 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=serve)
 
 
-def start_board_hooks(app: Any, spec: str) -> None:
+def start_board_hooks(app: Flask, spec: str) -> None:
     """Let the board link add its hooks, then start them; a failing board never stops the app."""
     try:
         bridge = importlib.import_module("firmware_bridge")
@@ -47,7 +52,7 @@ def start_board_hooks(app: Any, spec: str) -> None:
     init_app = getattr(bridge, "init_app", None)
     if callable(init_app):
         init_app(app)
-    hooks = app.extensions["scorekeeper.board_hooks"]
+    hooks: list[BoardHook] = app.extensions["scorekeeper.board_hooks"]
     if not hooks:
         print(f"note: --board {spec}: no LED board link is installed", file=sys.stderr)
     for hook in hooks:

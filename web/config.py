@@ -1,14 +1,28 @@
-"""Configuration from environment variables, with defaults that work at a card table."""
+"""Configuration from environment variables, with defaults that work at a card table: the one
+map of every ``SCOREKEEPER_*`` variable (the web app's, the photos', the LED board's)."""
 
 from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
+MEGABYTE = 1024 * 1024
+
+
+def megabytes(text: str) -> int:
+    """A size in megabytes (``1.5``) as bytes."""
+    return int(float(text) * MEGABYTE)
+
+
+def whole(text: str) -> int:
+    """A count, written as a whole or decimal number."""
+    return int(float(text))
+
+
 #: Environment variable -> (config key, converter).
-ENVIRONMENT: dict[str, tuple[str, Any]] = {
+ENVIRONMENT: dict[str, tuple[str, Callable[[str], object]]] = {
     "SCOREKEEPER_DATABASE": ("DATABASE", str),
     "SCOREKEEPER_HOST": ("HOST", str),
     "SCOREKEEPER_PORT": ("PORT", int),
@@ -21,6 +35,10 @@ ENVIRONMENT: dict[str, tuple[str, Any]] = {
     "SCOREKEEPER_BOARD_LAYOUT": ("BOARD_LAYOUT", str),
     "SCOREKEEPER_BOARD_TABLE": ("BOARD_TABLE", str),
     "SCOREKEEPER_BOARD_BRIGHTNESS": ("BOARD_BRIGHTNESS", int),
+    "SCOREKEEPER_BOARD_DTR": ("BOARD_DTR", str),
+    "SCOREKEEPER_PHOTO_MAX_MB": ("PHOTO_MAX_BYTES", megabytes),
+    "SCOREKEEPER_DECK_ZIP_MAX_MB": ("DECK_ZIP_MAX_BYTES", megabytes),
+    "SCOREKEEPER_PHOTO_WORKERS": ("PHOTO_WORKERS", whole),
 }
 
 DEFAULTS: dict[str, Any] = {
@@ -41,6 +59,10 @@ DEFAULTS: dict[str, Any] = {
     "TABLES_PER_WINDOW": 30,
     "TABLES_WINDOW_SECONDS": 600.0,
     "BOARD": None,
+    # Photos: the largest photo and calibration zip accepted, and the recognition workers.
+    "PHOTO_MAX_BYTES": 16 * MEGABYTE,
+    "DECK_ZIP_MAX_BYTES": 256 * MEGABYTE,
+    "PHOTO_WORKERS": 2,
 }
 
 

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from scorekeeper import tables
+from scorekeeper import log
+from scorekeeper.game import GameSetup
 
 
 def local_time(at: float) -> str:
@@ -44,13 +45,14 @@ def undone_by(events: Iterable[Mapping[str, Any]]) -> dict[int, int]:
     return out
 
 
-def _fold_notes(state: tables.State, rows: Iterable[Mapping[str, Any]],
-                notes: dict[int, dict[str, Any]]) -> tables.State:
-    """Fold ``rows`` on from ``state``, adding each event's points (and a Toss's captured
-    card) to ``notes``; returns the state after the last row."""
-    before = {b.owner: b.score for b in state.boards()}
+def _fold_notes(fold: log.Fold, rows: Iterable[Mapping[str, Any]],
+                notes: dict[int, dict[str, Any]]) -> log.Fold:
+    """Fold ``rows`` on from ``fold``, adding each event's points (and a Toss's captured
+    card) to ``notes``; returns the fold after the last row."""
+    before = {b.owner: b.score for b in fold.state.boards()}
     for row in rows:
-        state = tables.apply(state, row["event"])
+        fold = log.step(fold, row["event"], row["seq"])
+        state = fold.state
         after = {b.owner: b.score for b in state.boards()}
         note: dict[str, Any] = {"points": {o: after[o] - before.get(o, 0) for o in after
                                            if after[o] != before.get(o, 0)}}
@@ -59,31 +61,58 @@ def _fold_notes(state: tables.State, rows: Iterable[Mapping[str, Any]],
             note["captured"] = str(last_play["captured"])
         notes[row["seq"]] = note
         before = after
-    return state
+    return fold
+
+
+def amended_by(events: Iterable[Mapping[str, Any]]) -> dict[int, dict[str, Any]]:
+    """Per event seq, what the amendments still in effect say of it: ``amended_by`` (the
+    amendments that superseded it, in order), ``removed_by`` (the amendment that removed it)
+    and, for an amendment, ``amends`` (its target).
+
+    >>> amended_by([{"seq": 1, "event": {"type": "meld"}},
+    ...             {"seq": 2, "event": {"type": "amend", "target": 1, "remove": []}},
+    ...             {"seq": 3, "event": {"type": "amend", "target": 1}},
+    ...             {"seq": 4, "event": {"type": "undo"}}])
+    {2: {'amends': 1}, 1: {'amended_by': [2]}}
+    """
+    rows = list(events)
+    undone = undone_by(rows)
+    out: dict[int, dict[str, Any]] = {}
+    for row in rows:
+        event = row["event"]
+        if event.get("type") != log.AMEND or row["seq"] in undone:
+            continue
+        out.setdefault(row["seq"], {})["amends"] = event.get("target")
+        out.setdefault(event.get("target"), {}).setdefault("amended_by", []).append(row["seq"])
+        for removed in event.get("remove") or []:
+            out.setdefault(removed, {})["removed_by"] = row["seq"]
+    return out
 
 
 def with_undone(notes: Mapping[int, Mapping[str, Any]], events: Sequence[Mapping[str, Any]]
                 ) -> dict[int, dict[str, Any]]:
-    """The notes, each with ``undone_by`` where an undo took its event back."""
-    undone = undone_by(events)
-    return {seq: {**note, **({"undone_by": undone[seq]} if seq in undone else {})}
+    """The notes, each with ``undone_by`` where an undo took its event back, and what the
+    amendments in effect say of it (:func:`amended_by`)."""
+    undone, amended = undone_by(events), amended_by(events)
+    return {seq: {**note, **({"undone_by": undone[seq]} if seq in undone else {}),
+                  **amended.get(seq, {})}
             for seq, note in notes.items()}
 
 
-def event_notes(setup: tables.Setup, events: Sequence[Mapping[str, Any]]
+def event_notes(setup: GameSetup, events: Sequence[Mapping[str, Any]]
                 ) -> dict[int, dict[str, Any]]:
     """Per event seq: ``points`` (each board's change, non-zero only), ``undone_by`` (the
     undo's seq, when taken back) and, for a Toss, the ``captured`` card."""
     notes: dict[int, dict[str, Any]] = {}
-    _fold_notes(tables.initial_state(setup), events, notes)
+    _fold_notes(log.begin(setup), events, notes)
     return with_undone(notes, events)
 
 
 @dataclass
 class _Folded:
-    setup: tables.Setup
+    setup: GameSetup
     last: Mapping[str, Any] | None  # the last row folded (the log only grows after it)
-    state: tables.State
+    fold: log.Fold
     notes: dict[int, dict[str, Any]] = field(default_factory=dict)
 
 
@@ -96,16 +125,16 @@ class NotesCache:
         self._lock = threading.Lock()
         self._tables: OrderedDict[str, _Folded] = OrderedDict()
 
-    def notes(self, table_id: str, setup: tables.Setup, events: Sequence[Mapping[str, Any]]
+    def notes(self, table_id: str, setup: GameSetup, events: Sequence[Mapping[str, Any]]
               ) -> dict[int, dict[str, Any]]:
         with self._lock:
             folded = self._tables.pop(table_id, None)
             done = 0 if folded is None or folded.last is None else int(folded.last["seq"])
             if (folded is None or folded.setup != setup or len(events) < done
                     or (done and events[done - 1] != folded.last)):
-                folded, done = _Folded(setup, None, tables.initial_state(setup)), 0
+                folded, done = _Folded(setup, None, log.begin(setup)), 0
             new = events[done:]
-            folded.state = _fold_notes(folded.state, new, folded.notes)
+            folded.fold = _fold_notes(folded.fold, new, folded.notes)
             if new:
                 folded.last = new[-1]
             self._tables[table_id] = folded
@@ -117,18 +146,25 @@ class NotesCache:
 def events_csv(events: Sequence[Mapping[str, Any]], points: Mapping[int, Mapping[str, int]],
                owners: Sequence[str]) -> str:
     """The event log as CSV: one row per event, its local time, who entered it, every board's
-    score after it, and the undo that took it back (if any)."""
-    undone = undone_by(events)
+    score after it, the undo that took it back and the amendment that superseded or removed
+    it (if any)."""
+    undone, amended = undone_by(events), amended_by(events)
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["seq", "at", "by", "type", "event", *[f"score {o}" for o in owners],
-                     "undone by"])
+                     "undone by", "amended by"])
     for row in events:
         scores = points.get(row["seq"], {})
         writer.writerow([row["seq"], local_time(row["at"]), row["by"], row["event"].get("type"),
                          json.dumps(row["event"], ensure_ascii=False),
-                         *[scores.get(o, "") for o in owners], undone.get(row["seq"], "")])
+                         *[scores.get(o, "") for o in owners], undone.get(row["seq"], ""),
+                         _amended_cell(amended.get(row["seq"], {}))])
     return out.getvalue()
+
+
+def _amended_cell(note: Mapping[str, Any]) -> str:
+    later = " ".join(str(n) for n in note.get("amended_by", []))
+    return later or (f"removed by {note['removed_by']}" if "removed_by" in note else "")
 
 
 def hands_csv(hands: Iterable[Mapping[str, Any]], owners: Sequence[str]) -> str:

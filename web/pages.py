@@ -13,10 +13,8 @@ from flask import Blueprint, Response, make_response, redirect, render_template,
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
-from scorekeeper import tables
 from scorekeeper.cards import deck_codes
-from scorekeeper.engine import TableSetup
-from scorekeeper.games import get_game
+from scorekeeper.game import available_games, game_of, setup_json
 from scorekeeper.pegboard import PEG_COLOURS
 from scorekeeper.rulesets import ACE_RULES, RULESETS, TossOptions
 from web.auth import get_store, request_token, role_for, set_token_cookie
@@ -31,7 +29,7 @@ def boot(table: Table, role: Role, **extra: Any) -> Markup:
     with table.cond:
         data = {"table_id": table.id, "seq": table.seq, "state": table.state_json(),
                 "role": {"kind": role.kind, "player": role.player},
-                "setup": tables.setup_to_json(table.setup), "table": store.meta(table), **extra}
+                "setup": setup_json(table.setup), "table": store.meta(table), **extra}
     # "<", ">", "&" and "'" become \u003c... (as Flask's tojson): no name or note can end the
     # script element or open a comment in it; ASCII-only, so no text can fail to encode.
     return htmlsafe_json_dumps(data, dumps=json.dumps)
@@ -39,7 +37,7 @@ def boot(table: Table, role: Role, **extra: Any) -> Markup:
 
 def is_pack(table: Table) -> bool:
     """Whether the table plays a rules-pack game (entered hand by hand) rather than Toss."""
-    return not isinstance(table.setup, TableSetup)
+    return game_of(table.setup).engine == "hands"
 
 
 def table_page(table_id: str, template: str, *kinds: str, pack_template: str | None = None,
@@ -48,7 +46,7 @@ def table_page(table_id: str, template: str, *kinds: str, pack_template: str | N
     game = None
     if pack_template and is_pack(table):
         template = pack_template
-        game = get_game(tables.game_of(table.setup)).describe()
+        game = game_of(table.setup).describe()
     token = request.args.get("token")
     if token:  # a link with ?token= sets the cookie, then shows the clean address
         link_role = get_store().role(table, token)  # refuses a wrong token before setting it
@@ -78,7 +76,7 @@ def display_url(table: Table) -> str:
 def start() -> str:
     return render_template("start.html", colours=PEG_COLOURS, rulesets=RULESETS,
                            ace_rules=ACE_RULES, defaults=TossOptions(),
-                           games=tables.available_games())
+                           games=available_games())
 
 
 @bp.get("/rules")

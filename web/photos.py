@@ -14,11 +14,10 @@ kept in SQLite and used for every later photo at that table.
 from __future__ import annotations
 
 import io
-import os
 import threading
 import time
 import zipfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
@@ -35,18 +34,6 @@ if TYPE_CHECKING:
 
 bp = Blueprint("photos", __name__)
 
-#: Config defaults; ``SCOREKEEPER_PHOTO_MAX_MB``, ``SCOREKEEPER_DECK_ZIP_MAX_MB`` and
-#: ``SCOREKEEPER_PHOTO_WORKERS`` override them.
-DEFAULTS: dict[str, int] = {
-    "PHOTO_MAX_BYTES": 16 * 1024 * 1024,
-    "DECK_ZIP_MAX_BYTES": 256 * 1024 * 1024,
-    "PHOTO_WORKERS": 2,
-}
-ENVIRONMENT = {
-    "SCOREKEEPER_PHOTO_MAX_MB": ("PHOTO_MAX_BYTES", 1024 * 1024),
-    "SCOREKEEPER_DECK_ZIP_MAX_MB": ("DECK_ZIP_MAX_BYTES", 1024 * 1024),
-    "SCOREKEEPER_PHOTO_WORKERS": ("PHOTO_WORKERS", 1),
-}
 #: A zip of calibration photos holds at most this many files.
 ZIP_MAX_FILES = 400
 #: How long a photo waits for a free recognition worker before the server says it is busy.
@@ -71,17 +58,8 @@ def upload_limit_text(limit: int) -> str:
     return f"{limit / (1024 * 1024):.0f} MB"
 
 
-def init_app(app: Flask, environ: Mapping[str, str] | None = None) -> None:
-    """Register the blueprint, with its config defaults and its recognition workers."""
-    environ = os.environ if environ is None else environ
-    for key, value in DEFAULTS.items():
-        app.config.setdefault(key, value)
-    for name, (key, unit) in ENVIRONMENT.items():
-        if name in environ:
-            try:
-                app.config[key] = int(float(environ[name]) * unit)
-            except ValueError as exc:
-                raise ValueError(f"{name}={environ[name]!r} is not a number") from exc
+def init_app(app: Flask) -> None:
+    """Register the blueprint and its recognition workers (limits: ``web.config``)."""
     app.extensions["scorekeeper.vision_slots"] = threading.BoundedSemaphore(
         max(1, int(app.config["PHOTO_WORKERS"])))
     app.extensions["scorekeeper.decks"] = DeckStore(app.extensions["scorekeeper.store"])

@@ -1,10 +1,10 @@
 """Tables and their event logs: the SQLite file is the truth, the folded state is a cache.
 
 Every table keeps its log of events (append-only, numbered 1, 2, 3...), its tokens, the
-proposals players make and the hand confirmations. The rules core (``scorekeeper.tables``:
-the Toss engine or a rules-pack session, whichever game the table plays) folds the log into
-the game state; the store keeps that fold in memory per table, refolds it from the log the
-first time a table is used after a start, and wakes the live streams when a write lands.
+proposals players make and the hand confirmations. The one fold (``scorekeeper.log``, for
+whichever game the table plays) folds the log into the game state; the store keeps that fold
+in memory per table, refolds it from the log the first time a table is used after a start, and
+wakes the live streams when a write lands.
 """
 
 from __future__ import annotations
@@ -18,13 +18,19 @@ from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Final
 
-from scorekeeper import engine, tables
-from scorekeeper.cards import CardError
-from scorekeeper.games import GameError
+from scorekeeper import log
+from scorekeeper.errors import http_status
+from scorekeeper.game import GameSetup, GameState, read_setup, setup_json
+from scorekeeper.outline import StateOutline
 from web import db
 
+if TYPE_CHECKING:
+    from flask import Flask
+
+#: The store's name among the app's extensions.
+EXTENSION: Final = "scorekeeper.store"
 #: How many recent live-stream messages each table keeps ready to resend.
 MESSAGE_CACHE = 2000
 #: Earlier states kept in memory for undo (the chain through ``state.previous``); it is cut
@@ -79,7 +85,7 @@ class StaleWriteError(Exception):
     """The write was based on an older sequence number than the table's. ``missed`` lists
     the events stored since ``base_seq`` (what another device just did)."""
 
-    def __init__(self, seq: int, state: dict[str, Any], base_seq: int,
+    def __init__(self, seq: int, state: StateOutline, base_seq: int,
                  missed: list[dict[str, Any]] | None = None) -> None:
         super().__init__(
             f"nothing was stored: this action was based on update {base_seq} but the table is "
@@ -96,7 +102,7 @@ class RepeatedActionError(Exception):
     nothing new is stored (a double tap, or a page that retried)."""
 
     def __init__(self, action_id: str, seq: int, event: dict[str, Any], table_seq: int,
-                 state: dict[str, Any]) -> None:
+                 state: StateOutline) -> None:
         super().__init__(f"action {action_id} was already stored as update {seq}")
         self.action_id, self.seq, self.event = action_id, seq, event
         self.table_seq, self.state = table_seq, state
@@ -158,7 +164,7 @@ class Table:
     """One table in memory: its setup, tokens and the folded state of its log."""
 
     id: str
-    setup: tables.Setup
+    setup: GameSetup
     keeper_token: str
     display_token: str
     join_token: str
@@ -166,9 +172,11 @@ class Table:
     auto_accept: bool
     seats: dict[str, str]
     claimed: set[str]
-    state: tables.State
+    state: GameState
     #: Seat tokens the keeper ended (freed or re-issued seat): token -> player, for the message.
     revoked: dict[str, str] = field(default_factory=dict)
+    #: The log folded (the events in effect with their numbers), for amendments.
+    fold: log.Fold | None = None
     seq: int = 0
     cond: threading.Condition = field(default_factory=threading.Condition)
     write_lock: threading.RLock = field(default_factory=threading.RLock)
@@ -186,31 +194,24 @@ class Table:
         default_factory=lambda: {"status": "none", "detail": "no LED board reported", "at": None}
     )
 
-    def state_json(self) -> dict[str, Any]:
+    def state_json(self) -> StateOutline:
         return self.state.to_json()
 
 
 def refusal(exc: Exception) -> RefusedError:
-    """Map an exception of the rules core to a refusal with the right status."""
-    if isinstance(exc, engine.RuleViolation):
-        return RefusedError(getattr(exc, "reason", None) or str(exc), 422)
-    if type(exc).__name__ == "IllegalPlay":
-        return RefusedError(str(exc), 422)
-    if isinstance(exc, (engine.EventError, CardError)):
-        return RefusedError(str(exc), 400)
-    if isinstance(exc, (engine.EngineError, GameError)):
-        return RefusedError(str(exc), 422)
-    return RefusedError(str(exc), 400)
+    """A refusal of the rules core as the store's error, its status by the error's class: 422
+    for a rule refusing the play, 400 for malformed input."""
+    return RefusedError(str(exc), http_status(exc))
 
 
-def score_point(seq: int, state: tables.State, state_json: Mapping[str, Any]) -> dict[str, Any]:
+def score_point(seq: int, state: GameState, state_json: Mapping[str, Any]) -> dict[str, Any]:
     """Each board's score after event ``seq``."""
     return {"seq": seq, "hand_no": state_json.get("hand_no"),
             "scores": {b.owner: b.score for b in state.boards()}}
 
 
-def trim_undo_chain(state: tables.State) -> Any:
-    """Cut the chain of earlier states after UNDO_KEEP of them once it is longer than
+def trim_undo_chain(state: object) -> Any:
+    """Cut the chain of earlier states (or folds) after UNDO_KEEP of them once it is longer than
     UNDO_KEEP + UNDO_SLACK; returns the state whose ``previous`` was cut, or None."""
     node: Any = state
     for _ in range(UNDO_KEEP):
@@ -258,6 +259,18 @@ class Store:
         self._last_probe = 0.0
         with self._db_lock:
             db.migrate(self._conn)
+
+    # -- the Flask extension ----------------------------------------------------------
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> Store:
+        """The store of an app's config: ``DATABASE``, ``SYNCHRONOUS``, ``JOIN_TOKEN_TTL``."""
+        return cls(config["DATABASE"], config["SYNCHRONOUS"], config["JOIN_TOKEN_TTL"])
+
+    def init_app(self, app: Flask) -> Store:
+        """Make this the app's store (``get_store()`` in a request); returns the store."""
+        app.extensions[EXTENSION] = self
+        return self
 
     # -- database helpers -------------------------------------------------------------
 
@@ -309,9 +322,9 @@ class Store:
 
     # -- tables ------------------------------------------------------------------------
 
-    def create_table(self, setup: tables.Setup, *, auto_accept: bool = False) -> Table:
+    def create_table(self, setup: GameSetup, *, auto_accept: bool = False) -> Table:
         """Store a new table with fresh tokens; returns it."""
-        tables.initial_state(setup)  # the rules core validates the setup
+        log.start(setup)  # the game validates the setup
         table_id = secrets.token_hex(4)
         now = time.time()
         seats = {player: new_token() for player in setup.players}
@@ -319,7 +332,7 @@ class Store:
         statements: list[tuple[str, tuple[Any, ...]]] = [(
             "INSERT INTO tables (id, created_at, setup_json, keeper_token, display_token,"
             " join_token, join_expires_at, auto_accept) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (table_id, now, json.dumps(tables.setup_to_json(setup)), keeper, display, join,
+            (table_id, now, json.dumps(setup_json(setup)), keeper, display, join,
              now + self.join_ttl, int(auto_accept)),
         )]
         for position, (player, token) in enumerate(seats.items()):
@@ -350,7 +363,7 @@ class Store:
         if not rows:
             raise TableNotFoundError(table_id)
         row = rows[0]
-        setup = tables.setup_from_json(json.loads(row["setup_json"]))
+        setup = read_setup(json.loads(row["setup_json"]))
         seats = self._query(
             "SELECT player, token, claimed_at FROM seats WHERE table_id = ? ORDER BY position",
             (table_id,),
@@ -361,38 +374,44 @@ class Store:
             join_expires_at=row["join_expires_at"], auto_accept=bool(row["auto_accept"]),
             seats={s["player"]: s["token"] for s in seats},
             claimed={s["player"] for s in seats if s["claimed_at"] is not None},
-            state=tables.initial_state(setup),
+            state=log.start(setup),
         )
         self._refold(table)
         return table
 
     def _refold(self, table: Table) -> None:
         """Fold the whole log again (on load, or when another process wrote)."""
-        state = tables.initial_state(table.setup)
-        seq = 0
+        fold, seq = log.begin(table.setup), 0
         table.messages.clear()
-        first = state.to_json()
+        first = fold.state.to_json()
         table.messages[0] = sse_message("state", 0, {"seq": 0, "state": first, "event": None})
-        table.points = [score_point(0, state, first)]
+        table.points = [score_point(0, fold.state, first)]
         for seq, event in self._logged_events(table.id):
-            state = tables.apply(state, event)
-            self._remember(table, seq, state, event)
-        table.state, table.seq = state, seq
-        table.cut_state = trim_undo_chain(state)
+            fold = log.step(fold, event, seq)
+            self._remember(table, seq, fold.state, event)
+        table.fold, table.state, table.seq = fold, fold.state, seq
+        table.cut_state = trim_undo_chain(fold.state)
+        trim_undo_chain(fold)
 
-    def _full_state(self, table: Table) -> tables.State:
-        """The table's state folded from its whole log, with every earlier state for undo."""
-        state = tables.initial_state(table.setup)
-        for _, event in self._logged_events(table.id):
-            state = tables.apply(state, event)
-        return state
+    def _fold_of(self, table: Table) -> log.Fold:
+        if table.fold is None:
+            self._refold(table)
+        assert table.fold is not None
+        return table.fold
 
-    def _apply(self, table: Table, event: dict[str, Any]) -> tables.State:
-        """The state after ``event`` (an undo past the kept states folds the log again)."""
-        state = table.state
-        if event.get("type") == "undo" and state is table.cut_state:
-            state = self._full_state(table)
-        return tables.apply(state, event)
+    def _full_fold(self, table: Table) -> log.Fold:
+        """The table's log folded again, with every earlier fold for undo."""
+        fold = log.begin(table.setup)
+        for seq, event in self._logged_events(table.id):
+            fold = log.step(fold, event, seq)
+        return fold
+
+    def _step(self, table: Table, event: dict[str, Any]) -> log.Fold:
+        """The fold after ``event`` (an undo past the kept folds folds the log again)."""
+        fold = self._fold_of(table)
+        if event.get("type") == log.UNDO and fold.previous is None:
+            fold = self._full_fold(table)
+        return log.step(fold, event, table.seq + 1)
 
     def _logged_events(self, table_id: str, since: int = 0) -> Iterator[tuple[int, dict[str, Any]]]:
         rows = self._query(
@@ -402,7 +421,14 @@ class Store:
         for row in rows:
             yield row["seq"], json.loads(row["event_json"])
 
-    def _remember(self, table: Table, seq: int, state: tables.State | dict[str, Any],
+    def _folded(self, table: Table) -> Iterator[tuple[int, dict[str, Any], GameState]]:
+        """Each logged event with its number and the state after it, by the one fold."""
+        fold = log.begin(table.setup)
+        for seq, event in self._logged_events(table.id):
+            fold = log.step(fold, event, seq)
+            yield seq, event, fold.state
+
+    def _remember(self, table: Table, seq: int, state: GameState | dict[str, Any],
                   event: Any) -> None:
         state_json = state if isinstance(state, dict) else state.to_json()
         table.messages[seq] = sse_message(
@@ -592,17 +618,40 @@ class Store:
             raise RefusedError('the event needs a "type", e.g. "meld", "toss" or "undo"', 400)
         return dict(event)
 
-    def dry_run(self, table: Table, event: Any) -> tables.State:
+    def dry_run(self, table: Table, event: Any) -> GameState:
         """The state the event would give, without storing it (a refusal raises)."""
         event = self._checked_event(event)
         try:
-            return self._apply(table, event)
+            return self._step(table, event).state
         except ValueError as exc:
             raise refusal(exc) from exc
 
+    def preview_amendment(self, table: Table, event: Any) -> dict[str, Any]:
+        """What an ``amend`` event would do, without storing it: each board's score before and
+        after, the change, the hands rescored, and the later events that no longer hold (which
+        the amendment must then name in ``"remove"``)."""
+        event = self._checked_event(event)
+        fold = self._fold_of(table)
+        try:
+            amendment = log.read_amendment(log.read_event(event, (log.AMEND,)), table.setup)
+            plan = log.plan(fold, amendment)
+        except ValueError as exc:
+            raise refusal(exc) from exc
+        before = {b.owner: b.score for b in fold.state.boards()}
+        after = {b.owner: b.score for b in plan.state.boards()}
+        original = next(e.event for e in fold.entries if e.seq == amendment.target)
+        return {
+            "target": amendment.target, "original": original, "event": amendment.event,
+            "reason": amendment.reason, "before": before, "after": after,
+            "change": {o: after[o] - before.get(o, 0) for o in after},
+            "hands": log.changed_hands(fold.state, plan.state),
+            "broken": [b.to_json() for b in plan.broken],
+            "state": plan.state.to_json(),
+        }
+
     def append(
         self, table: Table, base_seq: int, event: Any, by: str, action_id: str | None = None
-    ) -> tuple[int, dict[str, Any]]:
+    ) -> tuple[int, StateOutline]:
         """Check the event with the rules core and append it to the log.
 
         Returns ``(seq, state)`` once the row is committed. Raises :class:`StaleWriteError`
@@ -615,7 +664,7 @@ class Store:
 
     def append_encoded(
         self, table: Table, base_seq: int, event: Any, by: str, action_id: str | None = None
-    ) -> tuple[int, dict[str, Any], str]:
+    ) -> tuple[int, StateOutline, str]:
         """:meth:`append`, also returning the new state already encoded as JSON text."""
         event = self._checked_event(event)
         event["by"] = by
@@ -628,10 +677,14 @@ class Store:
             if base_seq != table.seq:
                 raise self._stale(table, base_seq)
             try:
-                state = self._apply(table, event)
+                fold = self._step(table, event)
             except ValueError as exc:
                 raise refusal(exc) from exc
-            seq = table.seq + 1
+            state, seq = fold.state, table.seq + 1
+            rescored: list[int] = []
+            if event["type"] == log.AMEND:
+                rescored = log.changed_hands(table.state, state)
+                event["rescored_hands"] = rescored
             state_json = state.to_json()
             state_text = json.dumps(state_json, ensure_ascii=False, separators=(",", ":"))
             event_text = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
@@ -654,17 +707,24 @@ class Store:
                         " VALUES (?, ?, ?, ?, ?, ?)",
                         (table.id, seq, event_text, by, time.time(), action_id),
                     )
+                    for hand_no in rescored:  # the players confirm a rescored hand again
+                        self._conn.execute(
+                            "DELETE FROM confirmations WHERE table_id = ? AND hand_no = ?",
+                            (table.id, hand_no))
                     self._conn.execute("COMMIT")
                 except sqlite3.Error:
                     self._conn.execute("ROLLBACK")
                     raise
             point = score_point(seq, state, state_json)
             cut = trim_undo_chain(state)
+            trim_undo_chain(fold)
             with table.cond:
-                table.state, table.seq = state, seq
+                table.fold, table.state, table.seq = fold, state, seq
                 table.points.append(point)
                 if cut is not None:
                     table.cut_state = cut
+                if rescored:
+                    table.meta_version += 1
                 table.messages[seq] = message
                 while len(table.messages) > MESSAGE_CACHE:
                     table.messages.popitem(last=False)
@@ -710,9 +770,7 @@ class Store:
                 return [(s, table.messages[s]) for s in range(last_seq + 1, current + 1)]
         # Older than the cache: fold the log again up to now.
         out: list[tuple[int, bytes]] = []
-        state = tables.initial_state(table.setup)
-        for seq, event in self._logged_events(table.id):
-            state = tables.apply(state, event)
+        for seq, event, state in self._folded(table):
             if last_seq < seq <= current:
                 out.append((seq, sse_message(
                     "state", seq, {"seq": seq, "state": state.to_json(), "event": event})))
@@ -746,6 +804,13 @@ class Store:
         the points kept as the log grew: a reader never folds the log again."""
         with table.cond:
             return list(table.points)
+
+    def timeline(self, table: Table) -> list[dict[str, Any]]:
+        """Each board's score after every event in effect, amended events as amended (the
+        history chart: the game as it now stands, without undone or removed events)."""
+        return [{"seq": seq, "hand_no": state.to_json().get("hand_no"),
+                 "scores": {b.owner: b.score for b in state.boards()}}
+                for seq, state in log.timeline(self._fold_of(table))]
 
     # -- proposals, confirmations, board status ------------------------------------------
 
@@ -851,7 +916,26 @@ class Store:
             "confirmations": confirmed,
             "board_status": table.board_status,
             "join_expires_at": table.join_expires_at,
+            "amendments": self.amendment_notices(table),
         }
+
+    def amendment_notices(self, table: Table, latest: int = 5) -> list[dict[str, Any]]:
+        """The latest amendments in effect, for the notice on the players' phones: which
+        update they amend, who, when, why, and the hands they rescored."""
+        numbers = self._fold_of(table).amendments[-latest:]
+        if not numbers:
+            return []
+        rows = self._query(
+            f"SELECT seq, event_json, by, at FROM events WHERE table_id = ? AND seq IN"
+            f" ({', '.join('?' * len(numbers))}) ORDER BY seq", (table.id, *numbers))
+        notices = []
+        for row in rows:
+            event = json.loads(row["event_json"])
+            notices.append({"seq": row["seq"], "target": event.get("target"), "by": row["by"],
+                            "at": row["at"], "reason": event.get("reason"),
+                            "hands": event.get("rescored_hands", []),
+                            "removed": event.get("remove", [])})
+        return notices
 
     # -- learned deck profiles (web/photos.py) -----------------------------------------
 

@@ -17,6 +17,8 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, NoReturn
 
+from scorekeeper.errors import InvalidInputError
+
 #: Modules of this package that define ``register(subparsers)``.
 COMMAND_MODULES: tuple[str, ...] = (
     "scorekeeper.cli.rules",
@@ -32,7 +34,7 @@ EXIT_BAD_INPUT = 2
 Handler = Callable[[argparse.Namespace], int]
 
 
-class InputError(ValueError):
+class InputError(InvalidInputError):
     """Malformed command input: printed as ``{"error": ...}`` with exit code 2."""
 
 

@@ -12,9 +12,9 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from scorekeeper.cards import Card, parse_cards
+from scorekeeper import log
+from scorekeeper.cards import Card, read_cards
 from scorekeeper.cli import EXIT_BAD_INPUT, InputError, emit, read_json
-from scorekeeper.engine import EngineError, TableSetup, apply, initial_state
 from scorekeeper.rulesets import RULESETS, TossOptions
 from scorekeeper.tally import tally_hand
 
@@ -39,21 +39,17 @@ def register(subparsers: Any) -> None:
     replay = subparsers.add_parser(
         "replay",
         help="replay a game's event log and print the final state",
-        description='Fold an event log from a JSON file (or - for stdin): {"setup": {"players":'
-        ' [...], "teams": {...}, "colours": {...}, "options": {...}}, "events": [...]}.'
-        " Prints the final game state; a refused event exits 2 naming its index (from 0).",
+        description='Fold an event log from a JSON file (or - for stdin): {"setup": {"game":'
+        ' "complex-toss-rummy", "players": [...], "teams": {...}, "colours": {...}, "options":'
+        ' {...}}, "events": [...]}, or a table\'s export from the app (export.json), of any'
+        " game. Prints the final game state; a refused event exits 2 naming its index (from 0).",
     )
     replay.add_argument("file", metavar="FILE", help="JSON input file, or - for stdin")
     replay.set_defaults(handler=_replay)
 
 
 def _cards(value: Any, where: str) -> list[Card]:
-    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
-        raise InputError(f"{where} must be a list of card codes like [\"Kcl\", \"boss\"]")
-    try:
-        return parse_cards(value)
-    except ValueError as exc:
-        raise InputError(f"{where}: {exc}") from exc
+    return read_cards(value, where, InputError)
 
 
 def _tally(args: argparse.Namespace) -> int:
@@ -96,18 +92,17 @@ def _replay(args: argparse.Namespace) -> int:
     data = read_json(args.file)
     if not isinstance(data, dict) or "setup" not in data or "events" not in data:
         raise InputError('the replay input is a JSON object {"setup": {...}, "events": [...]}')
-    events = data["events"]
-    if not isinstance(events, list):
+    if not isinstance(data["events"], list):
         raise InputError('"events" must be a list of event objects')
-    setup = TableSetup.from_json(data["setup"])
-    state = initial_state(setup)
+    setup, events = log.read_log(data)
+    fold = log.begin(setup)
     for index, event in enumerate(events):
         try:
-            state = apply(state, event)
-        except EngineError as exc:
+            fold = log.step(fold, event)
+        except ValueError as exc:  # a malformed event or a rule refusing it
             kind = event.get("type") if isinstance(event, Mapping) else None
             return _refused(index, kind, str(exc))
-    return emit(state.to_json())
+    return emit(fold.state.to_json())
 
 
 def _refused(index: int, kind: Any, reason: str) -> int:

@@ -12,36 +12,29 @@ from scorekeeper.cards import STANDARD
 from scorekeeper.cli import InputError, emit, read_json
 from scorekeeper.cli.rules import add_decks_option, table_cards
 from scorekeeper.deadwood import TONG_ITS, solve, three_thirteen
-from scorekeeper.games import GAMES, get_game
+from scorekeeper.game import GAMES, get_game
+from scorekeeper.games import GAMES as PACKS
+from scorekeeper.games import RulesPack
 from scorekeeper.games.base import MAX_DECKS
 from scorekeeper.games.indian_chief import MELDS, score_meld
 
 DEADWOOD_GAMES = ("three-thirteen", "tong-its")
 
-SCORE_HELP = """\
-FILE (or - for stdin) is a JSON object with "game", "totals" ({NAME: points} before the hand),
-optional "decks" (default 1), the game's options by name, and the hand's entry:
-  toss-hearts     {"taken": {NAME: [cards]}, "moon": "minus"|"plus", "limit": 100,
-                   "renege": {"caller": NAME, "accused": NAME, "proved": bool},
-                   "teams": {TEAM: [NAMES]}, "renege_hand": "penalty-only"|"penalty-plus-cards"}
-  toss-colors     {"bidder": NAME, "partner": NAME|null, "bid": int, "nil": bool,
-                   "alone": bool, "tricks": {NAME: int}, "goal": 500}
-  tossni          {"order": [NAMES, first out first], "place_points": [ints]|null,
-                   "goal": int|null}
-  tong-its        {"players": [seats in turn order], "win": "tongit"|"draw"|
-                   "challenged-draw"|"stock", "caller": NAME, "challengers": [NAMES],
-                   "hands": {NAME: [cards in hand]}, "exposed": {NAME: [own melded cards]},
-                   "not_opened": [NAMES]}  (hand = chips paid; antes and pot: see chips)
-  three-thirteen  {"hand_no": 1-11, "hands": {NAME: [cards]}, "went_out": NAME}
-  indian-chief    {"turn": 1-7, "melds": {NAME: {"meld": MELD, "cards": [cards],
-                   "suit": SUIT}}, "used": {NAME: [MELDS already scored]}}
-  rummy           {"winner": NAME, "hands": {NAME: [cards left in hand]}, "rummy": bool,
-                   "goal": int|null}
-  carousel        {"knocker": NAME, "hands": {NAME: [cards left in hand]},
-                   "hands_won": {NAME: int}, "goal": 150}
-Output: {"hand": {NAME: int}, "totals": {NAME: int}, "game_over": bool, "winner": NAME|null,
-"rule": str, ...details}. See docs/games.md.
-"""
+def score_help() -> str:
+    """The ``score`` command's epilog: each game's hand fields, from its own hand form."""
+    lines = ['FILE (or - for stdin) is a JSON object with "game", "totals" ({NAME: points} before'
+             ' the hand),', 'optional "decks" (default 1), the game\'s options by name, and the'
+             " hand's entry:"]
+    for pack in PACKS.values():
+        fields = ", ".join(f'"{f.name}"' + ("" if f.required else "?") for f in pack.hand_form)
+        options = ", ".join(f'"{o.name}"' for o in pack.options)
+        lines.append(f"  {pack.name:<15} {{{fields}}}" + (f"  options: {options}" if options
+                                                           else ""))
+    lines += ['Output: {"hand": {NAME: int}, "totals": {NAME: int}, "game_over": bool, "winner":'
+              ' NAME|null,', '"rule": str, ...details}. ("?": optional.) See docs/games.md and'
+              " scorekeeper games GAME."]
+    return "\n".join(lines) + "\n"
+
 
 
 def register(subparsers: Any) -> None:
@@ -77,10 +70,9 @@ def register(subparsers: Any) -> None:
 
     p = subparsers.add_parser(
         "score",
-        help="score one hand of Toss Hearts, Toss Colors, Tossní, Tong-Its, Three Thirteen, "
-        "Indian Chief, Rummy or Carousel",
+        help="score one hand of " + ", ".join(pack.title for pack in PACKS.values()),
         description="Score one hand of a game from a JSON file.",
-        epilog=SCORE_HELP,
+        epilog=score_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("file", metavar="FILE", help="JSON input file, or - for stdin")
@@ -131,12 +123,16 @@ def _score(args: argparse.Namespace) -> int:
         raise InputError("the input must be a JSON object with a \"game\"")
     game = data.get("game")
     if not isinstance(game, str):
-        raise InputError(f'"game" must name a game: one of {", ".join(GAMES)}')
-    return emit(get_game(game).score_json(data))
+        raise InputError(f'"game" must name a game: one of {", ".join(PACKS)}')
+    pack = get_game(game)
+    if not isinstance(pack, RulesPack):
+        raise InputError(f"{pack.title} is scored event by event: use replay (or tally for one"
+                         " hand)")
+    return emit(pack.score_json(data))
 
 
 def _games(args: argparse.Namespace) -> int:
     if args.name is None:
-        return emit([{"name": p.name, "title": p.title, "seed": p.seed, "chips": p.has_chips}
-                     for p in GAMES.values()])
+        keys = ("name", "title", "seed", "engine", "chips")
+        return emit([{key: game.describe()[key] for key in keys} for game in GAMES.values()])
     return emit(get_game(args.name).describe())

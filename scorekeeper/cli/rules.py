@@ -31,7 +31,7 @@ __all__ = ["CHIP_GAMES", "add_decks_option", "register", "table_cards"]
 
 
 def add_decks_option(parser: argparse.ArgumentParser) -> None:
-    """The ``--decks N`` option every card command takes (RULES.md 6)."""
+    """The ``--decks N`` option every card command takes (docs/rules.md 6)."""
     parser.add_argument("--decks", type=int, default=1,
                         help="number of whole decks at the table (default 1)")
 
@@ -69,7 +69,7 @@ def register(subparsers: Any) -> None:
     meld = subparsers.add_parser(
         "meld",
         help="judge a meld: set, sequence or joker set, its points and top cards",
-        description="Judge whether the cards form a valid meld (RULES.md 2-3). Cards are codes"
+        description="Judge whether the cards form a valid meld (docs/rules.md 2-3). Cards are codes"
         " like Kcl 10di jk-red boss, separate arguments or one comma-separated argument.",
     )
     meld.add_argument("--rules", choices=RULESETS, default=COMPLEX,

@@ -1,5 +1,5 @@
 """The game engine of Toss Rummy and Complex Toss Rummy: pure, deterministic, a fold over a
-JSON event log (contract C in the team's contracts; readings in ``docs/rules-readings.md``).
+JSON event log (the state outline in ``docs/api.md``; readings in ``docs/rules-readings.md``).
 
 >>> setup = TableSetup.from_json({"players": ["ann", "bob"]})
 >>> state = replay(setup, [{"type": "new-hand", "dealer": "ann"},
@@ -10,7 +10,8 @@ JSON event log (contract C in the team's contracts; readings in ``docs/rules-rea
 []
 """
 
-from scorekeeper.engine.rules import EVENT_TYPES, apply, preview_end_hand, replay
+from scorekeeper.engine.events import EVENT_TYPES, TossEvent, read_event
+from scorekeeper.engine.rules import apply, apply_event, preview_end_hand, replay
 from scorekeeper.engine.state import (
     GAME_OVER,
     HAND_OVER,
@@ -43,8 +44,11 @@ __all__ = [
     "RuleViolation",
     "SetupError",
     "TableSetup",
+    "TossEvent",
     "apply",
+    "apply_event",
     "initial_state",
     "preview_end_hand",
+    "read_event",
     "replay",
 ]

@@ -1,5 +1,5 @@
 """The game engine's fold: how each event changes the state, and which events break a rule
-(RULES.md sections 2 and 3; readings in ``docs/rules-readings.md``, "Game engine").
+(docs/rules.md sections 2 and 3; readings in ``docs/rules-readings.md``, "Game engine").
 
 >>> from scorekeeper.engine.state import TableSetup, initial_state
 >>> s = replay(TableSetup(players=("ann", "bob")), [
@@ -17,18 +17,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Final
+from typing import Any
 
-from scorekeeper.cards import (
-    TOSS,
-    Card,
-    CardError,
-    EmptyCardTokenError,
-    TooManyCopiesError,
-    in_deck,
-    toss_deck,
+from scorekeeper.cards import Card, TooManyCopiesError
+from scorekeeper.engine.events import (
+    Correction,
+    DoubleCross,
+    EndHand,
+    LayOff,
+    Meld,
+    NewHand,
+    NextTurn,
+    SetTop,
+    Steal,
+    Toss,
+    TossEvent,
+    Undo,
+    read_event,
 )
 from scorekeeper.melds import Verdict, judge_layoff, judge_meld, judge_toss
+from scorekeeper.outline import Incoming
 from scorekeeper.rulesets import COMPLEX, TossOptions
 from scorekeeper.tally import TallyError, TallyResult, tally_hand
 
@@ -46,16 +54,11 @@ from .state import (
     initial_state,
 )
 
-Event = Mapping[str, Any]
-Changes = dict[str, Any]
-
-EVENT_TYPES: Final[tuple[str, ...]] = (
-    "new-hand", "meld", "lay-off", "toss", "double-cross", "steal", "next-turn", "end-hand",
-    "correction", "undo", "set-top",
-)
+#: The fields of the state an event changes, by name.
+Changes = dict[str, object]
 
 
-def apply(state: GameState, event: Event) -> GameState:
+def apply(state: GameState, event: Incoming) -> GameState:
     """Return the state after ``event``; ``state`` is never changed.
 
     Raises :class:`EventError` for a malformed event and :class:`RuleViolation` (with a
@@ -64,24 +67,25 @@ def apply(state: GameState, event: Event) -> GameState:
     """
     if type(event) is not dict and not isinstance(event, Mapping):
         raise EventError('an event is a JSON object with a "type"')
-    kind = event.get("type")
-    handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
-    if handler is None:
-        raise EventError(f"unknown event type {kind!r}: use one of {', '.join(EVENT_TYPES)}")
-    if kind == "undo":
+    return apply_event(state, read_event(state.setup, event))
+
+
+def apply_event(state: GameState, event: TossEvent) -> GameState:
+    """:func:`apply` for an event already read (:func:`scorekeeper.engine.events.read_event`)."""
+    if isinstance(event, Undo):
         if state.previous is None:
             raise RuleViolation("There is nothing to undo.")
         return state.previous
     if state.phase == GAME_OVER:
         raise RuleViolation(f"The game is over ({state.winner} won): no further play is"
                             " recorded, but the last event can be undone.")
-    changes = handler(state, event)
+    changes = _changes(state, event)
     changes["events_applied"] = state.events_applied + 1
     changes["previous"] = state
     return _evolve(state, changes)
 
 
-def replay(setup: TableSetup, events: Iterable[Event]) -> GameState:
+def replay(setup: TableSetup, events: Iterable[Incoming]) -> GameState:
     """Fold a whole event log from the initial state (raises at the first refused event)."""
     state = initial_state(setup)
     for event in events:
@@ -93,9 +97,11 @@ def preview_end_hand(state: GameState, went_out: str | None,
                      hands: Mapping[str, Sequence[str | Card]]) -> TallyResult:
     """The tally an ``end-hand`` with these cards in hand would commit (nothing changes)."""
     _require_playing(state)
-    event = {"type": "end-hand", "went_out": went_out,
-             "hands": {p: [c if isinstance(c, str) else c.code for c in cards]
-                       for p, cards in hands.items()}}
+    event = read_event(state.setup, {
+        "type": "end-hand", "went_out": went_out,
+        "hands": {p: [c if isinstance(c, str) else c.code for c in cards]
+                  for p, cards in hands.items()}})
+    assert isinstance(event, EndHand)
     return _tally(state, event)
 
 
@@ -164,71 +170,7 @@ def _score(state: GameState, changes: Changes, deltas: Mapping[str, int]) -> Non
 # --- reading events ----------------------------------------------------------------------
 
 
-def _field(event: Event, name: str) -> Any:
-    if name not in event:
-        raise EventError(f'the {event["type"]} event needs "{name}"')
-    return event[name]
-
-
-def _player(state: GameState, event: Event, name: str = "player") -> str:
-    value = _field(event, name)
-    if not isinstance(value, str) or value not in state.setup.team_of:
-        raise EventError(f"{name} {value!r} is not a player at this table"
-                         f" (players: {', '.join(state.setup.players)})")
-    return value
-
-
-def _parse_card(value: Any, name: str) -> Card:
-    card = _CODES.get(value) if isinstance(value, str) else None
-    if card is not None:
-        return card
-    if not isinstance(value, str):
-        raise EventError(f'"{name}" must be a card code like "10di" or "boss", not {value!r}')
-    try:
-        card = Card.parse(value)
-    except CardError as exc:
-        raise EventError(f"{name}: {exc}") from exc
-    if not in_deck(card, TOSS):
-        raise EventError(f"{name}: {card} is not in a Toss Double Deluxe deck")
-    return card
-
-
-#: Exact codes of the Toss deck, canonical and lower-case, for the common case of parsing.
-_CODES: Final[dict[str, Card]] = {
-    **{c.code.lower(): c for c in toss_deck()}, **{c.code: c for c in toss_deck()}}
-
-
-def _card(event: Event, name: str) -> Card:
-    return _parse_card(_field(event, name), name)
-
-
-def _cards(event: Event, name: str) -> tuple[Card, ...]:
-    value = _field(event, name)
-    if not isinstance(value, list | tuple):
-        raise EventError(f'"{name}" must be a list of card codes')
-    return _card_list(value, name)
-
-
-def _card_list(value: Sequence[Any], name: str) -> tuple[Card, ...]:
-    """The cards of a list of codes; an empty code is refused naming its place in the list."""
-    cards = []
-    for number, code in enumerate(value, 1):
-        if isinstance(code, str) and not code.strip():
-            empty = EmptyCardTokenError(code, f"at item {number} of {len(value)}")
-            raise EventError(f"{name}: {empty}")
-        cards.append(_parse_card(code, name))
-    return tuple(cards)
-
-
-def _top(event: Event) -> Card | None:
-    value = event.get("top")
-    return None if value is None else _parse_card(value, "top")
-
-
-def _meld_ref(state: GameState, event: Event) -> tuple[int, BoardMeld]:
-    value = _field(event, "meld")
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise EventError(f'"meld" must be the id number of a meld on the board, not {value!r}')
+def _meld_ref(state: GameState, value: int) -> tuple[int, BoardMeld]:
     for index, meld in enumerate(state.melds):
         if meld.id == value:
             return index, meld
@@ -327,18 +269,18 @@ def _chance_after_play(state: GameState) -> DoubleCrossChance | None:
 # --- the events --------------------------------------------------------------------------
 
 
-def _new_hand(state: GameState, event: Event) -> Changes:
+def _new_hand(state: GameState, event: NewHand) -> Changes:
     if state.phase == PLAYING:
         raise RuleViolation(f"Hand {state.hand_no} is still in play: end it before dealing"
                             " the next.")
     setup = state.setup
     expected = state.next_dealer
-    if event.get("dealer") is None:
+    if event.dealer is None:
         if expected is None:
             raise EventError('the first new-hand needs "dealer": the player who won the cut')
         dealer = expected
     else:
-        dealer = _player(state, event, "dealer")
+        dealer = event.dealer
         if expected is not None and dealer != expected:
             why = ("with two players the loser of the last hand deals" if len(setup.players) == 2
                    else "the deal passes to the left")
@@ -352,11 +294,9 @@ def _new_hand(state: GameState, event: Event) -> Changes:
     }
 
 
-def _meld(state: GameState, event: Event) -> Changes:
-    player = _player(state, event)
+def _meld(state: GameState, event: Meld) -> Changes:
+    player, cards, wanted = event.player, event.cards, event.top
     _require_turn(state, player)
-    cards = _cards(event, "cards")
-    wanted = _top(event)
     on_board = _put_on_board(state, cards)
     verdict = _judge(judge_meld, cards, state.options)
     assert verdict.kind is not None
@@ -373,25 +313,25 @@ def _meld(state: GameState, event: Event) -> Changes:
     return changes
 
 
-def _lay_off(state: GameState, event: Event) -> Changes:
-    return _add_to_meld(state, event, steal=False)
+def _lay_off(state: GameState, event: LayOff) -> Changes:
+    return _add_to_meld(state, event)
 
 
-def _steal(state: GameState, event: Event) -> Changes:
-    return _add_to_meld(state, event, steal=True)
+def _steal(state: GameState, event: Steal) -> Changes:
+    return _add_to_meld(state, event)
 
 
-def _add_to_meld(state: GameState, event: Event, *, steal: bool) -> Changes:
-    player = _player(state, event)
-    if steal:
+def _add_to_meld(state: GameState, event: LayOff | Steal) -> Changes:
+    player = event.player
+    steal = isinstance(event, Steal)
+    if isinstance(event, Steal):
         _require_playing(state)
-        cards: tuple[Card, ...] = (_card(event, "card"),)
+        cards: tuple[Card, ...] = (event.card,)
         wanted = None
     else:
         _require_turn(state, player)
-        cards = _cards(event, "cards")
-        wanted = _top(event)
-    index, meld = _meld_ref(state, event)
+        cards, wanted = event.cards, event.top
+    index, meld = _meld_ref(state, event.meld)
     on_board = _put_on_board(state, cards)
     verdict = _judge(judge_layoff, meld.cards, cards, state.options,
                      own_meld=meld.owner == player)
@@ -430,18 +370,15 @@ def _exposed_top(remaining: Sequence[Card], captured: Card, meld: BoardMeld,
     return remaining[-1]
 
 
-def _toss(state: GameState, event: Event) -> Changes:
-    player = _player(state, event)
+def _toss(state: GameState, event: Toss) -> Changes:
+    player, joker, cards, wanted = event.player, event.joker, event.cards, event.top
     _require_turn(state, player)
-    index, meld = _meld_ref(state, event)
-    joker = _card(event, "joker")
-    cards = _cards(event, "cards")
-    wanted = _top(event)
+    index, meld = _meld_ref(state, event.meld)
     options = state.options
     target = meld.top
-    if event.get("captured") is not None and _card(event, "captured") != target:
+    if event.captured is not None and event.captured != target:
         raise RuleViolation(f"The top card of meld {meld.id} is {target}, not"
-                            f" {_card(event, 'captured')}: a Toss captures the top card (if the"
+                            f" {event.captured}: a Toss captures the top card (if the"
                             " meld shows another card on top, record its top card first).")
     at = len(meld.cards) - 1 - meld.cards[::-1].index(target)
     victim = meld.credits[at]
@@ -493,9 +430,8 @@ def _toss(state: GameState, event: Event) -> Changes:
     return changes
 
 
-def _double_cross(state: GameState, event: Event) -> Changes:
-    player = _player(state, event)
-    jokers = _cards(event, "jokers")
+def _double_cross(state: GameState, event: DoubleCross) -> Changes:
+    player, jokers = event.player, event.jokers
     _require_playing(state)
     options = state.options
     complex_rules = options.ruleset == COMPLEX
@@ -580,11 +516,11 @@ def _taken_meld(meld: BoardMeld, whole: bool, credits: tuple[str, ...], player: 
     return BoardMeld(meld.id, player, cards, kind, top, credits + (player,) * len(jokers))
 
 
-def _next_turn(state: GameState, event: Event) -> Changes:
+def _next_turn(state: GameState, event: NextTurn) -> Changes:
     _require_playing(state)
     assert state.turn is not None
-    if event.get("player") is not None:
-        turn = _player(state, event)
+    if event.player is not None:
+        turn = event.player
     else:
         turn = state.after_discard or state.setup.next_seat(state.turn)
     chance = state.chance
@@ -594,23 +530,9 @@ def _next_turn(state: GameState, event: Event) -> Changes:
     return {"turn": turn, "after_discard": None, "chance": chance, "turn_plays": ()}
 
 
-def _hands(state: GameState, event: Event) -> dict[str, list[Card]]:
-    value = _field(event, "hands")
-    if not isinstance(value, Mapping):
-        raise EventError('"hands" must map each player to the card codes left in hand')
-    hands: dict[str, list[Card]] = {}
-    for name, codes in value.items():
-        if name not in state.setup.team_of:
-            raise EventError(f"hands names {name!r}, who is not a player at this table")
-        if not isinstance(codes, list | tuple):
-            raise EventError(f"hands of {name} must be a list of card codes")
-        hands[name] = list(_card_list(codes, f"hands of {name}"))
-    return hands
-
-
-def _tally(state: GameState, event: Event) -> TallyResult:
-    went_out = None if event.get("went_out") is None else _player(state, event, "went_out")
-    hands = _hands(state, event)
+def _tally(state: GameState, event: EndHand) -> TallyResult:
+    went_out = event.went_out
+    hands = {name: list(cards) for name, cards in event.hands.items()}
     setup = state.setup
     try:
         return tally_hand(state.melded_by(), hands, state.options,
@@ -621,7 +543,7 @@ def _tally(state: GameState, event: Event) -> TallyResult:
         raise RuleViolation(_sentence(str(exc))) from exc
 
 
-def _end_hand(state: GameState, event: Event) -> Changes:
+def _end_hand(state: GameState, event: EndHand) -> Changes:
     _require_playing(state)
     result = _tally(state, event)
     setup = state.setup
@@ -630,7 +552,7 @@ def _end_hand(state: GameState, event: Event) -> Changes:
         scores[player] += line.net
     boards = _board_scores(state, scores, state.team_adjust)
     deltas = {owner: boards[owner] - state.hand_start.get(owner, 0) for owner in boards}
-    went_out = event.get("went_out")
+    went_out = event.went_out
     assert state.dealer is not None
     if len(setup.players) == 2:
         # Two players: the loser of the hand deals next (the one who did not go out, or the
@@ -659,22 +581,9 @@ def _end_hand(state: GameState, event: Event) -> Changes:
     return changes
 
 
-def _correction(state: GameState, event: Event) -> Changes:
+def _correction(state: GameState, event: Correction) -> Changes:
     setup = state.setup
-    target = _field(event, "target")
-    if not isinstance(target, str) or (target not in setup.team_of
-                                       and target not in setup.members_of):
-        raise EventError(f"correction target {target!r} is neither a player nor a team"
-                         f" (boards: {', '.join(setup.board_owners)})")
-    points = _field(event, "points")
-    if points is None:
-        raise EventError("the correction needs its points: a whole number such as 10 or -20")
-    if not isinstance(points, int) or isinstance(points, bool):
-        raise EventError(f'"points" must be a whole number of points such as 10 or -20, not'
-                         f" {points!r}")
-    reason = event.get("reason")
-    if reason is not None and not isinstance(reason, str):
-        raise EventError('"reason" must be a sentence saying why the score is corrected')
+    target, points, reason = event.target, event.points, event.reason
     if not reason or not reason.strip():
         raise RuleViolation("A correction needs a reason, so the table can see why the score"
                             " changed.")
@@ -695,13 +604,13 @@ def _correction(state: GameState, event: Event) -> Changes:
     return changes
 
 
-def _set_top(state: GameState, event: Event) -> Changes:
+def _set_top(state: GameState, event: SetTop) -> Changes:
     """The card a meld shows on top, as the table sees it (the melding player chose it, or the
     keeper records a wrong guess right): one of the meld's possible tops (any card of a set,
     an end card of a sequence; any card of a meld Tosses left under three cards)."""
     _require_playing(state)
-    index, meld = _meld_ref(state, event)
-    top = _card(event, "top")
+    index, meld = _meld_ref(state, event.meld)
+    top = event.top
     if top not in meld.cards:
         raise RuleViolation(f"{top} is not in meld {meld.id}: the top card must be one of its"
                             f" cards ({', '.join(c.code for c in meld.cards)}).")
@@ -717,20 +626,27 @@ def _set_top(state: GameState, event: Event) -> Changes:
     return {"melds": tuple(melds)}
 
 
-def _undo(state: GameState, event: Event) -> Changes:  # handled in apply()
-    raise AssertionError("undo is applied by apply()")
-
-
-_HANDLERS: Final[dict[str, Callable[[GameState, Event], Changes]]] = {
-    "new-hand": _new_hand,
-    "meld": _meld,
-    "lay-off": _lay_off,
-    "toss": _toss,
-    "double-cross": _double_cross,
-    "steal": _steal,
-    "next-turn": _next_turn,
-    "end-hand": _end_hand,
-    "correction": _correction,
-    "undo": _undo,
-    "set-top": _set_top,
-}
+def _changes(state: GameState, event: TossEvent) -> Changes:
+    """What one event (not an undo) changes in the state."""
+    match event:
+        case NewHand():
+            return _new_hand(state, event)
+        case Meld():
+            return _meld(state, event)
+        case LayOff():
+            return _lay_off(state, event)
+        case Toss():
+            return _toss(state, event)
+        case DoubleCross():
+            return _double_cross(state, event)
+        case Steal():
+            return _steal(state, event)
+        case NextTurn():
+            return _next_turn(state, event)
+        case EndHand():
+            return _end_hand(state, event)
+        case Correction():
+            return _correction(state, event)
+        case SetTop():
+            return _set_top(state, event)
+    raise AssertionError(f"no rule applies {event!r}")

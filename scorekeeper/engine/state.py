@@ -15,8 +15,10 @@ from functools import cached_property
 from typing import Any, Final, Literal
 
 from scorekeeper.cards import Card
+from scorekeeper.errors import InvalidInputError, RuleRefusalError, ScorekeeperError
 from scorekeeper.melds import MeldKind
-from scorekeeper.pegboard import PEG_COLOURS, PegBoard, PegPosition
+from scorekeeper.outline import BoardOutline, JsonObject, StateOutline
+from scorekeeper.pegboard import MAX_BOARDS, PegBoard, PegPosition, board_colours
 from scorekeeper.rulesets import OptionError, TossOptions
 
 Phase = Literal["waiting", "playing", "hand-over", "game-over"]
@@ -26,24 +28,25 @@ HAND_OVER: Final = "hand-over"
 GAME_OVER: Final = "game-over"
 
 MIN_PLAYERS: Final = 2
-MAX_PLAYERS: Final = 6
+#: A Toss table: one peg board per player, or per team.
+MAX_PLAYERS: Final = MAX_BOARDS
 TEAM_SIZES: Final = (2, 3)
 _COLOUR_RE: Final = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
-class EngineError(ValueError):
+class EngineError(ScorekeeperError):
     """Base class of every error the game engine raises."""
 
 
-class SetupError(EngineError):
+class SetupError(EngineError, InvalidInputError):
     """The table setup is not playable: player count, teams, colours or options."""
 
 
-class EventError(EngineError):
+class EventError(EngineError, InvalidInputError):
     """A malformed event: unknown type, missing or mistyped field, bad card code, unknown name."""
 
 
-class RuleViolation(EngineError):
+class RuleViolation(EngineError, RuleRefusalError):
     """A well-formed event that breaks a rule; ``reason`` is one sentence a player understands."""
 
     def __init__(self, reason: str) -> None:
@@ -62,6 +65,7 @@ class TableSetup:
 
     >>> s = TableSetup.from_json({"players": ["ann", "bob", "cy", "dee"],
     ...                           "teams": {"North": ["ann", "cy"], "South": ["bob", "dee"]}})
+    >>> from scorekeeper.pegboard import PEG_COLOURS
     >>> s.board_owners, s.colour_of("South") == PEG_COLOURS["blue"]
     (('North', 'South'), True)
     >>> TableSetup(players=("ann",))
@@ -139,6 +143,11 @@ class TableSetup:
             raise SetupError(f"player {loose[0]!r} is in no team: in team play every player"
                              " is in exactly one team")
 
+    @property
+    def game(self) -> str:
+        """The game this table plays: its ruleset."""
+        return self.options.ruleset
+
     @cached_property
     def team_of(self) -> dict[str, str | None]:
         """Each player's team, or None without teams."""
@@ -166,12 +175,7 @@ class TableSetup:
 
     @cached_property
     def _colours(self) -> dict[str, str]:
-        given = dict(self.colours)
-        spare = [c for c in PEG_COLOURS.values() if c not in given.values()]
-        result: dict[str, str] = {}
-        for owner in self.board_owners:
-            result[owner] = given[owner] if owner in given else spare.pop(0)
-        return result
+        return board_colours(self.board_owners, dict(self.colours))
 
     def colour_of(self, owner: str) -> str:
         """The peg colour of a board owner."""
@@ -186,7 +190,7 @@ class TableSetup:
         seats = self.players
         return {p: seats[(i + 1) % len(seats)] for i, p in enumerate(seats)}
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "players": list(self.players),
             "teams": {name: list(members) for name, members in self.teams},
@@ -248,7 +252,7 @@ class BoardMeld:
     top: Card
     credits: tuple[str, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"id": self.id, "owner": self.owner, "cards": [c.code for c in self.cards],
                 "kind": self.kind.value, "top": self.top.code, "credits": list(self.credits)}
 
@@ -262,7 +266,7 @@ class PlayPart:
     cards: tuple[Card, ...]
     whole: bool
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"meld": self.meld, "cards": [c.code for c in self.cards], "whole": self.whole}
 
 
@@ -293,7 +297,7 @@ class DoubleCrossChance:
     ready: bool = False
     play: tuple[PlayPart, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"victim": self.victim, "against": self.against, "meld": self.meld,
                 "via": self.via, "ready": self.ready,
                 "captured": None if self.captured is None else self.captured.code}
@@ -353,7 +357,7 @@ class GameState:
         return None
 
     def double_cross_takes(self) -> tuple[Taking, ...]:
-        """What a DoubleCross would take now, meld by meld in board order (RULES.md 2-3, option
+        """What a DoubleCross would take now, meld by meld in board order (docs/rules.md 2-3, option
         ``double_cross_takes``): with ``whole-play`` every meld and lay-off of the answered play
         (melds whole, lay-offs their cards still credited to the player double-crossed), with
         ``toss-meld`` the Toss (or DoubleCross) meld only. Empty when no chance is open."""
@@ -398,11 +402,11 @@ class GameState:
         return [PegBoard(owner, setup.colour_of(owner), self.score_of(owner))
                 for owner in setup.board_owners]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> StateOutline:
         """The state as JSON, as read by the web app, the display and the LED bridge."""
         setup = self.setup
         options = setup.options
-        boards = []
+        boards: list[BoardOutline] = []
         for owner in setup.board_owners:
             score = self.score_of(owner)
             boards.append({"owner": owner, "members": list(setup.members_of[owner]),

@@ -19,9 +19,15 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, NamedTuple
 
-from scorekeeper.cards import STANDARD, Card, CardError, DeckKind, check_cards, parse_cards
+from scorekeeper import cards
+from scorekeeper.cards import STANDARD, Card, DeckKind, check_cards
+from scorekeeper.errors import InvalidInputError, RuleRefusalError, ScorekeeperError
+from scorekeeper.outline import Incoming, JsonObject, OptionValue, OptionValues
+
+if TYPE_CHECKING:
+    from scorekeeper.games.session import SessionSetup, SessionState
 
 FieldKind = Literal[
     "int", "bool", "choice", "player", "players", "order", "cards", "suit", "teams", "group",
@@ -34,20 +40,25 @@ FIELD_KINDS: Final[tuple[str, ...]] = (
 MAX_DECKS: Final = 20
 
 
-class GameError(ValueError):
-    """Base class of the rules packs' input errors."""
+class GameError(ScorekeeperError):
+    """Base class of the rules packs' errors."""
 
 
-class UnknownGameError(GameError):
+class UnknownGameError(GameError, InvalidInputError):
     """No rules pack has that name."""
 
 
-class GameOptionError(GameError):
+class GameOptionError(GameError, InvalidInputError):
     """An option of a game has an unknown name or a value outside its range."""
 
 
-class HandEntryError(GameError):
-    """The keeper's entry for a hand is malformed or impossible (names the field and the fix)."""
+class HandEntryError(GameError, RuleRefusalError):
+    """The keeper's entry for a hand is malformed or impossible (names the field and the fix):
+    the hand is refused."""
+
+
+class NoChipGameError(GameError, InvalidInputError):
+    """Chips asked of a game that is not played for chips."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +90,7 @@ class Field:
     empty_hand: bool = False
     empty_hand_if: tuple[str, str] | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         out: dict[str, Any] = {
             "name": self.name, "kind": self.kind, "label": self.label,
             "per_player": self.per_player, "required": self.required, "default": self.default,
@@ -104,7 +115,7 @@ class Field:
 
 @dataclass(frozen=True, slots=True)
 class Option:
-    """A named per-table option with its house default (RULES.md)."""
+    """A named per-table option with its house default (docs/rules.md)."""
 
     name: str
     kind: OptionKind
@@ -114,7 +125,7 @@ class Option:
     minimum: int | None = None
     nullable: bool = False
 
-    def check(self, value: Any) -> Any:
+    def check(self, value: object) -> OptionValue:
         """Validate one value of this option, returning it."""
         if value is None and self.nullable:
             return None
@@ -141,7 +152,7 @@ class Option:
             )
         return value
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         out: dict[str, Any] = {
             "name": self.name, "kind": self.kind, "default": self.default, "help": self.help,
         }
@@ -169,7 +180,7 @@ class HandScore:
     rule: str
     details: dict[str, Any] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "hand": dict(self.hand),
             "totals": dict(self.totals),
@@ -178,6 +189,29 @@ class HandScore:
             "rule": self.rule,
             **self.details,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnd:
+    """How a game ends: after ``hands`` hands (or turns), or once a total reaches (``passes``:
+    passes) the value of option ``option``; the best total wins (the highest, or the lowest
+    with ``lowest``). A tie for the win plays on, or after the last hand ends the game with no
+    single winner. Neither: the table decides when to stop."""
+
+    hands: int | None = None
+    option: str | None = None
+    passes: bool = False
+    lowest: bool = False
+
+
+class HandInput(NamedTuple):
+    """One hand to score: the totals before it, the keeper's entry, the table's options (every
+    one resolved) and the decks in play."""
+
+    totals: Mapping[str, int]
+    entry: Incoming
+    options: dict[str, OptionValue]
+    decks: int
 
 
 class RulesPack(ABC):
@@ -193,12 +227,40 @@ class RulesPack(ABC):
     options: ClassVar[tuple[Option, ...]] = ()
     hand_form: ClassVar[tuple[Field, ...]] = ()
     summary: ClassVar[str] = ""
+    #: How the game ends (:class:`GameEnd`): by default the table decides.
+    end: ClassVar[GameEnd] = GameEnd()
+    #: A rules pack is played hand by hand: the keeper enters each hand (``hand``), or
+    #: corrects a total (``correction``); ``undo`` is the fold's.
+    engine: ClassVar[str] = "hands"
+    event_types: ClassVar[tuple[str, ...]] = ("hand", "correction", "undo")
+
+    # -- the Game protocol (scorekeeper.game): a whole game as a fold over its events ------
+
+    def read_setup(self, data: Incoming) -> SessionSetup:
+        """A table of this game from JSON: players, options, decks, colours, start chips."""
+        from scorekeeper.games.session import SessionSetup
+
+        return SessionSetup.from_json(
+            {**data, "game": self.name} if isinstance(data, Mapping) else data)
+
+    def setup_json(self, setup: SessionSetup) -> JsonObject:
+        return setup.to_json()
+
+    def start(self, setup: SessionSetup) -> SessionState:
+        from scorekeeper.games.session import initial_session
+
+        return initial_session(setup)
+
+    def apply(self, state: SessionState, event: Incoming) -> SessionState:
+        from scorekeeper.games.session import apply_session
+
+        return apply_session(state, event)
 
     def card_value(self, card: Card) -> int:
         """The points of one card in this game (deadwood or penalty value)."""
         return 0
 
-    def resolve_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    def resolve_options(self, given: Incoming | None = None) -> dict[str, OptionValue]:
         """Every option of this game, with the defaults filled in; unknown names are refused.
 
         >>> from scorekeeper.games import get_game
@@ -215,28 +277,41 @@ class RulesPack(ABC):
             )
         return {o.name: o.check(given.get(o.name, o.default)) for o in self.options}
 
-    @abstractmethod
     def score(
         self,
         totals: Mapping[str, int],
-        entry: Mapping[str, Any],
-        options: Mapping[str, Any] | None = None,
+        entry: Incoming,
+        options: OptionValues | None = None,
         decks: int = 1,
     ) -> HandScore:
         """Score one hand from the totals before it and the keeper's entry."""
+        return self.score_hand(HandInput(totals, entry, self.resolve_options(options), decks))
+
+    @abstractmethod
+    def score_hand(self, given: HandInput) -> HandScore:
+        """Score one hand (:meth:`score` with the options resolved)."""
 
     def game_end(
         self,
         totals: Mapping[str, int],
-        options: Mapping[str, Any] | None = None,
+        options: OptionValues | None = None,
         hands_played: int = 0,
     ) -> tuple[bool, str | None]:
-        """The game-end test: whether the game is over with these totals after
-        ``hands_played`` hands (or turns), and the winner. A tie for the win either plays on
-        (game not over) or, where no hand is left to play, ends with no single winner (None)."""
-        return False, None
+        """Whether the game is over with these totals after ``hands_played`` hands (or turns),
+        and the winner, as the game's :attr:`end` says."""
+        end = self.end
+        if end.hands is not None:
+            if hands_played < end.hands:
+                return False, None
+            return True, sole_best(totals, totals, lowest=end.lowest)
+        goal = int_option(self.resolve_options(options), end.option) if end.option else None
+        if goal is None or not any(t > goal if end.passes else t >= goal
+                                   for t in totals.values()):
+            return False, None
+        winner = sole_best(totals, totals, lowest=end.lowest)
+        return winner is not None, winner
 
-    def score_json(self, data: Mapping[str, Any]) -> dict[str, Any]:
+    def score_json(self, data: Incoming) -> JsonObject:
         """Score one hand from a JSON object: ``totals``, ``decks``, the options by name (at the
         top level or under ``options``) and the entry fields."""
         if not isinstance(data, Mapping):
@@ -294,20 +369,73 @@ list every player in "totals" or "players"
                 ' list every player in "totals" or "players"'
             )
 
-    def chips(self, data: Mapping[str, Any]) -> dict[str, Any]:
+    def chips(self, data: Incoming) -> Mapping[str, object]:
         """Settle a chip game over a sequence of hands (only games with chips)."""
-        raise GameError(f"{self.title} has no chip game")
+        raise NoChipGameError(f"{self.title} has no chip game")
+
+    #: The fewest chips a player may start this game's chip game with (``start_chips``).
+    min_start_chips: ClassVar[int] = 0
+
+    def chip_hand(self, entry: Incoming, details: Incoming) -> dict[str, object]:
+        """One scored hand (the keeper's entry and the hand's details) as this game's chip
+        settlement reads it; a hand the chip game cannot settle raises :class:`GameError`."""
+        raise NoChipGameError(f"{self.title} has no chip game")
+
+    def chip_standing(self, players: Sequence[str], start_chips: int | None,
+                      options: OptionValues, decks: int,
+                      hands: Sequence[Incoming]) -> JsonObject:
+        r"""Everyone's chips after ``hands`` (from :meth:`chip_hand`): ``counts``, the ``pot``,
+        the chips each ``start``\ ed with, whether the chip game is over (``game_over``) and a
+        ``note`` on how it goes."""
+        raise NoChipGameError(f"{self.title} has no chip game")
 
     @property
     def has_chips(self) -> bool:
         return type(self).chips is not RulesPack.chips
 
-    def describe(self) -> dict[str, Any]:
+    # -- what the pages show ------------------------------------------------------------------
+
+    def ui_hints(self) -> JsonObject:
+        """What the pages show of this game beyond its options and hand form; a game changes
+        what differs. ``{goal}`` and ``{start}`` in a note are filled in by the page.
+
+        - ``lowest_first``: standings list the lowest total first.
+        - ``standings_note``: said under the standings instead of who wins.
+        - ``goal_label``, ``goal_note``: how the goal (option ``goal`` or ``limit``) is named.
+        - ``progress``: ``{"label", "of"}`` for a game of a fixed number of hands or turns.
+        - ``wild_rank``: ``{"first": 3}``: that rank is wild in hand 1, one rank up each hand.
+        - ``card_points``: each card's points, counted as the keeper types a hand's cards.
+        - ``send_empty_cards``: a player with no cards entered took none (send ``[]``).
+        - ``start_chips``: the chip game's default start, explained on the start page by
+          ``start_chips_help``.
+        - ``meld_names``: the names of the melds a score sheet lists, in order.
+        - ``whole_suit``: ``{"field", "label", "cards"}``: one choice fills in these cards
+          (every copy in the decks) for one player and clears the others (shooting the moon).
+        - ``counters``: the keeper's tally counters for a hand in play (``name``, ``label``,
+          ``button``, ``step``), explained by ``counters_note``.
+        - ``choice_labels``: how the hand form shows the values of its choices.
+        """
+        return {
+            "lowest_first": self.lower_wins, "standings_note": None, "goal_label": "Goal",
+            "goal_note": "Game to {goal}.", "progress": None, "wild_rank": None,
+            "card_points": None, "send_empty_cards": False,
+            "start_chips": self.min_start_chips, "meld_names": None,
+            "whole_suit": None, "counters": [], "counters_note": None, "choice_labels": {},
+            "start_chips_help": None,
+        }
+
+    def hand_summary(self, entry: Incoming, details: Incoming) -> str:
+        """One line saying what happened in a scored hand, for the list of hands."""
+        notes = details.get("notes")
+        return "; ".join(str(note) for note in notes) if isinstance(notes, list) else ""
+
+    def describe(self) -> JsonObject:
         """Everything the web app needs to offer this game: options and the hand form."""
         return {
             "name": self.name,
             "title": self.title,
             "seed": self.seed,
+            "engine": self.engine,
             "summary": self.summary,
             "deck": self.deck,
             "players": {"min": self.min_players, "max": self.max_players},
@@ -315,26 +443,28 @@ list every player in "totals" or "players"
             "chips": self.has_chips,
             "options": [o.to_json() for o in self.options],
             "hand_form": [f.to_json() for f in self.hand_form],
+            "ui": self.ui_hints(),
         }
 
 
 # --- reading the keeper's entry --------------------------------------------------------------
 
-def read_decks(data: Mapping[str, Any]) -> int:
+def read_decks(data: Incoming) -> int:
     decks = data.get("decks", 1)
     if isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= MAX_DECKS:
         raise HandEntryError(f'"decks" must be a whole number from 1 to {MAX_DECKS}, not {decks!r}')
     return decks
 
 
-def check_fields(data: Mapping[str, Any], known: Sequence[str], where: str) -> None:
+def check_fields(data: Incoming, known: Sequence[str], where: str) -> None:
     """Refuse unknown fields (a typo must not be silently ignored)."""
     unknown = sorted(set(data) - set(known))
     if unknown:
         raise HandEntryError(f"{where} has no field {unknown[0]!r} (fields: {', '.join(known)})")
 
 
-def read_int(value: Any, what: str, minimum: int | None = None, maximum: int | None = None) -> int:
+def read_int(value: object, what: str, minimum: int | None = None,
+             maximum: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise HandEntryError(f"{what} must be a whole number, not {value!r}")
     if minimum is not None and value < minimum:
@@ -344,13 +474,29 @@ def read_int(value: Any, what: str, minimum: int | None = None, maximum: int | N
     return value
 
 
-def read_bool(value: Any, what: str) -> bool:
+def int_option(options: OptionValues, name: str) -> int | None:
+    """A whole-number option (or None where the option may be unset)."""
+    value = options[name]
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    raise GameOptionError(f"option {name!r} is a whole number, not {value!r}")
+
+
+def int_list_option(options: OptionValues, name: str) -> list[int] | None:
+    """A list-of-whole-numbers option (or None where the option may be unset)."""
+    value = options[name]
+    if value is None or isinstance(value, list):
+        return value
+    raise GameOptionError(f"option {name!r} is a list of whole numbers, not {value!r}")
+
+
+def read_bool(value: object, what: str) -> bool:
     if not isinstance(value, bool):
         raise HandEntryError(f"{what} must be true or false, not {value!r}")
     return value
 
 
-def read_totals(value: Any) -> dict[str, int]:
+def read_totals(value: object) -> dict[str, int]:
     if not isinstance(value, Mapping):
         raise HandEntryError('"totals" must be an object of player name -> points')
     out: dict[str, int] = {}
@@ -360,22 +506,15 @@ def read_totals(value: Any) -> dict[str, int]:
     return out
 
 
-def check_name(name: Any, where: str) -> str:
+def check_name(name: object, where: str) -> str:
     if not isinstance(name, str) or not name.strip():
         raise HandEntryError(f"{where}: a player's name must be a non-empty string, not {name!r}")
     return name
 
 
-def read_cards(value: Any, what: str) -> list[Card]:
-    """Card codes as a list or one string (spaces or commas)."""
-    if not isinstance(value, str | list) or (
-        isinstance(value, list) and not all(isinstance(v, str) for v in value)
-    ):
-        raise HandEntryError(f"{what} must be a list of card codes, not {value!r}")
-    try:
-        return parse_cards(value)
-    except CardError as exc:
-        raise HandEntryError(f"{what}: {exc}") from exc
+def read_cards(value: object, what: str) -> list[Card]:
+    """Card codes as a list or one string (spaces or commas); a fault refuses the hand."""
+    return cards.read_cards(value, what, HandEntryError)
 
 
 def check_deck(cards: Iterable[Card], decks: int, deck: DeckKind, jokers: bool = False) -> None:
@@ -401,7 +540,7 @@ class Roster:
             if name not in self.names:
                 raise HandEntryError(f'{name!r} has a total but is not among "players"')
 
-    def name(self, value: Any, what: str) -> str:
+    def name(self, value: object, what: str) -> str:
         name = check_name(value, what)
         if name not in self.names:
             if self.fixed:
@@ -411,21 +550,21 @@ class Roster:
             self.names.append(name)
         return name
 
-    def mapping(self, value: Any, what: str) -> dict[str, Any]:
+    def mapping(self, value: object, what: str) -> JsonObject:
         if not isinstance(value, Mapping):
             raise HandEntryError(f"{what} must be an object of player name -> value")
         return {self.name(k, what): v for k, v in value.items()}
 
-    def cards(self, value: Any, what: str, whose: str = "the hand of") -> dict[str, list[Card]]:
+    def cards(self, value: object, what: str, whose: str = "the hand of") -> dict[str, list[Card]]:
         """``{NAME: card codes}`` read into cards, every name checked against the roster.
 
         >>> Roster({"ann": 0}).cards({"ann": "Kcl 2he"}, '"hands"')
-        {'ann': [Card(rank=13, suit='cl', joker=None), Card(rank=2, suit='he', joker=None)]}
+        {'ann': [Card.parse('Kcl'), Card.parse('2he')]}
         """
         return {name: read_cards(codes, f"{whose} {name}")
                 for name, codes in self.mapping(value, what).items()}
 
-    def names_list(self, value: Any, what: str) -> list[str]:
+    def names_list(self, value: object, what: str) -> list[str]:
         if not isinstance(value, list):
             raise HandEntryError(f"{what} must be a list of player names")
         names = [self.name(v, what) for v in value]
@@ -434,7 +573,7 @@ class Roster:
         return names
 
 
-def require(entry: Mapping[str, Any], key: str, game: str) -> Any:
+def require(entry: Incoming, key: str, game: str) -> Any:
     if key not in entry:
         raise HandEntryError(f'{game} needs "{key}" for each hand')
     return entry[key]

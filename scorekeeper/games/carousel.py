@@ -1,4 +1,4 @@
-"""Carousel (seed 004; RULES.md sections 5 and 6): knock under 5, undercuts, game to 150.
+"""Carousel (seed 004; docs/rules.md sections 5 and 6): knock under 5, undercuts, game to 150.
 
 Deadwood is every card left in hand (melds count only on the table): jokers 25, J Q K 10, A 1,
 others their pip. The knocker (under 5 deadwood) wins unless an opponent has lower or equal
@@ -14,24 +14,26 @@ bonus, and every player adds 25 per hand won (box bonus).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Final
+from typing import Final
 
 from scorekeeper.cards import STANDARD, Card
 from scorekeeper.deadwood import face_value
 from scorekeeper.games.base import (
     Field,
+    GameEnd,
     HandEntryError,
+    HandInput,
     HandScore,
     Option,
     Roster,
     RulesPack,
     add_totals,
     check_deck,
-    reach_goal,
+    int_option,
     read_int,
     require,
 )
+from scorekeeper.outline import Incoming
 
 JOKER_VALUE: Final = 25
 KNOCK_UNDER: Final = 5
@@ -59,6 +61,7 @@ class Carousel(RulesPack):
     min_players = 2
     max_players = 5
     summary = "Knock under 5; undercut +10; zero deadwood +25; game to 150 with bonuses."
+    end = GameEnd(option="goal")
     options = (
         Option("goal", "int", GOAL, "the game ends when a total reaches this", minimum=1),
     )
@@ -72,24 +75,11 @@ class Carousel(RulesPack):
     def card_value(self, card: Card) -> int:
         return carousel_value(card)
 
-    def game_end(
-        self,
-        totals: Mapping[str, int],
-        options: Mapping[str, Any] | None = None,
-        hands_played: int = 0,
-    ) -> tuple[bool, str | None]:
-        """Over when a total reaches the goal (before the end bonuses): the highest wins; a tie
-        for highest plays on."""
-        return reach_goal(totals, self.resolve_options(options)["goal"])
+    def hand_summary(self, entry: Incoming, details: Incoming) -> str:
+        return f"{entry.get('knocker')} knocked"
 
-    def score(
-        self,
-        totals: Mapping[str, int],
-        entry: Mapping[str, Any],
-        options: Mapping[str, Any] | None = None,
-        decks: int = 1,
-    ) -> HandScore:
-        opts = self.resolve_options(options)
+    def score_hand(self, given: HandInput) -> HandScore:
+        totals, entry, opts, decks = given
         roster = Roster(totals)
         knocker = roster.name(require(entry, "knocker", self.title), '"knocker"')
         hands = roster.cards(require(entry, "hands", self.title), '"hands"')
@@ -123,7 +113,7 @@ class Carousel(RulesPack):
         notes = [f"{', '.join(winners)} undercut {knocker}" if undercut else
                  f"{knocker} won the knock"]
         game_over, winner = self.game_end(new_totals, opts)
-        if not game_over and any(t >= opts["goal"] for t in new_totals.values()):
+        if not game_over and any(t >= (int_option(opts, "goal") or 0) for t in new_totals.values()):
             notes.append("the highest totals are tied: play on")
         if winner is not None:
             new_totals[winner] += GAME_BONUS

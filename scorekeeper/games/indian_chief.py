@@ -1,4 +1,4 @@
-"""Indian Chief (seed 004; RULES.md section 5): seven melds, each scored from its cards.
+"""Indian Chief (seed 004; docs/rules.md section 5): seven melds, each scored from its cards.
 
 Face value: A=1, J Q K=10, others their pip. The seven melds (the card count names the meld):
 
@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any, Final
+from typing import Final
 
 from scorekeeper.cards import (
     ACE,
@@ -39,7 +39,9 @@ from scorekeeper.cards import (
 from scorekeeper.deadwood import face_value
 from scorekeeper.games.base import (
     Field,
+    GameEnd,
     HandEntryError,
+    HandInput,
     HandScore,
     Roster,
     RulesPack,
@@ -48,8 +50,8 @@ from scorekeeper.games.base import (
     read_cards,
     read_int,
     require,
-    sole_best,
 )
+from scorekeeper.outline import Incoming, JsonObject
 
 #: The seven melds and their card counts, in score-sheet order.
 MELDS: Final[dict[str, int]] = {
@@ -91,7 +93,7 @@ class MeldScore:
     points: int
     reason: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"points": self.points, "reason": self.reason}
 
 
@@ -241,6 +243,7 @@ class IndianChief(RulesPack):
     min_players = 2
     max_players = 8
     summary = "Seven turns, seven melds (Rich Man to Indian Chief); highest total wins."
+    end = GameEnd(hands=TURNS)
     hand_form = (
         Field("turn", "int", "Turn (1-7)", minimum=1, maximum=TURNS),
         Field("melds", "group", "Each player's meld", per_player=True, fields=(
@@ -257,25 +260,15 @@ class IndianChief(RulesPack):
     def card_value(self, card: Card) -> int:
         return face_value(card)
 
-    def game_end(
-        self,
-        totals: Mapping[str, int],
-        options: Mapping[str, Any] | None = None,
-        hands_played: int = 0,
-    ) -> tuple[bool, str | None]:
-        """Over after the seventh turn: the highest total wins (None on a tie)."""
-        if hands_played < TURNS:
-            return False, None
-        return True, sole_best(totals, totals, lowest=False)
+    def ui_hints(self) -> JsonObject:
+        return {**super().ui_hints(), "progress": {"label": "turn", "of": TURNS},
+                "meld_names": dict(MELD_TITLES)}
 
-    def score(
-        self,
-        totals: Mapping[str, int],
-        entry: Mapping[str, Any],
-        options: Mapping[str, Any] | None = None,
-        decks: int = 1,
-    ) -> HandScore:
-        self.resolve_options(options)
+    def hand_summary(self, entry: Incoming, details: Incoming) -> str:
+        return f"turn {entry.get('turn')}"
+
+    def score_hand(self, given: HandInput) -> HandScore:
+        totals, entry, opts, decks = given
         turn = read_int(require(entry, "turn", self.title), '"turn"', 1, TURNS)
         roster = Roster(totals)
         melds_raw = roster.mapping(require(entry, "melds", self.title), '"melds"')

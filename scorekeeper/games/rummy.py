@@ -1,4 +1,4 @@
-"""Rummy (seed 004; RULES.md section 5): the winner scores every opponent's deadwood.
+"""Rummy (seed 004; docs/rules.md section 5): the winner scores every opponent's deadwood.
 
 Melds count only when laid down, so every card left in an opponent's hand is deadwood (A=1,
 J Q K=10, others their pip). Going rummy (melding the whole hand at once) doubles the hand. The
@@ -11,24 +11,25 @@ reaches the goal, highest winning.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Final
+from typing import Final
 
 from scorekeeper.cards import STANDARD, Card
 from scorekeeper.deadwood import face_value
 from scorekeeper.games.base import (
     Field,
+    GameEnd,
     HandEntryError,
+    HandInput,
     HandScore,
     Option,
     Roster,
     RulesPack,
     add_totals,
     check_deck,
-    reach_goal,
     read_bool,
     require,
 )
+from scorekeeper.outline import Incoming
 
 RUMMY_FACTOR: Final = 2
 
@@ -41,6 +42,7 @@ class Rummy(RulesPack):
     min_players = 2
     max_players = 6
     summary = "The winner scores the deadwood left in every opponent's hand, doubled for rummy."
+    end = GameEnd(option="goal")
     options = (
         Option("goal", "int", None, "the game ends when a total reaches this (none: the table "
                "decides)", minimum=1, nullable=True),
@@ -54,22 +56,11 @@ class Rummy(RulesPack):
     def card_value(self, card: Card) -> int:
         return face_value(card)
 
-    def game_end(
-        self,
-        totals: Mapping[str, int],
-        options: Mapping[str, Any] | None = None,
-        hands_played: int = 0,
-    ) -> tuple[bool, str | None]:
-        return reach_goal(totals, self.resolve_options(options)["goal"])
+    def hand_summary(self, entry: Incoming, details: Incoming) -> str:
+        return f"{entry.get('winner')} went out{' (rummy)' if entry.get('rummy') else ''}"
 
-    def score(
-        self,
-        totals: Mapping[str, int],
-        entry: Mapping[str, Any],
-        options: Mapping[str, Any] | None = None,
-        decks: int = 1,
-    ) -> HandScore:
-        opts = self.resolve_options(options)
+    def score_hand(self, given: HandInput) -> HandScore:
+        totals, entry, opts, decks = given
         roster = Roster(totals)
         winner = roster.name(require(entry, "winner", self.title), '"winner"')
         hands = roster.cards(require(entry, "hands", self.title), '"hands"')

@@ -24,20 +24,23 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from scorekeeper.cards import ACE, parse_cards
+from scorekeeper.errors import InvalidInputError, RuleRefusalError
 from scorekeeper.games import get_game
 from scorekeeper.games.base import GameError, HandEntryError, RulesPack, read_decks
-from scorekeeper.pegboard import PEG_COLOURS, PegBoard
+from scorekeeper.outline import Incoming, JsonObject, StateOutline
+from scorekeeper.pegboard import PegBoard, board_colours
 
 SESSION_EVENT_TYPES: Final[tuple[str, ...]] = ("hand", "correction", "undo")
-#: Chips each player starts a Toss Colors chip game with, unless the table says otherwise.
-DEFAULT_START_CHIPS: Final = 20
 PLAYING: Final = "playing"
 GAME_OVER: Final = "game-over"
 
 
-class SessionError(GameError):
-    """An event for a rules-pack game is malformed or not allowed now."""
+class SessionError(GameError, RuleRefusalError):
+    """An event for a rules-pack game is not allowed now, or names what is not at the table."""
+
+
+class SessionEventError(GameError, InvalidInputError):
+    """An event for a rules-pack game that is not a JSON object of a known type."""
 
 
 @dataclass(frozen=True)
@@ -58,7 +61,7 @@ class SessionSetup:
         return get_game(self.game)
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> SessionSetup:
+    def from_json(cls, data: Incoming) -> SessionSetup:
         """Validate a setup: a known game, the right number of distinct players, its options.
 
         >>> SessionSetup.from_json({"game": "tong-its", "players": ["ann", "bob"]})
@@ -79,23 +82,23 @@ list every player in "totals" or "players"
         if len(set(names)) != len(names):
             raise SessionError("every player needs a different name")
         pack.check_players(names)
-        options = pack.resolve_options(data.get("options") or {})
+        given = data.get("options") or {}
+        if not isinstance(given, Mapping):
+            raise SessionError('"options" must be an object of option name -> value')
+        options = pack.resolve_options(given)
         decks = read_decks(data)
         colours = data.get("colours") or {}
         if not isinstance(colours, Mapping):
             raise SessionError('"colours" must map each player to a colour like "#e5383b"')
-        palette = list(PEG_COLOURS.values())
-        chosen = tuple(
-            (name, str(colours.get(name, palette[i % len(palette)])))
-            for i, name in enumerate(names)
-        )
+        chosen = tuple(board_colours(names, {str(k): str(v) for k, v in colours.items()}
+                                     ).items())
         start = data.get("start_chips")
         if start is not None and (isinstance(start, bool) or not isinstance(start, int)
-                                  or start < (1 if pack.name == "toss-colors" else 0)):
+                                  or start < pack.min_start_chips):
             raise SessionError(f'"start_chips" must be a whole number of chips, not {start!r}')
         return cls(pack.name, names, options, decks, chosen, start)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "game": self.game,
             "players": list(self.players),
@@ -108,21 +111,24 @@ list every player in "totals" or "players"
 
 @dataclass(frozen=True)
 class HandRecord:
-    """One scored hand: its number, the entry as given, the points and the pack's details."""
+    """One scored hand: its number, the entry as given, the points, the pack's details and its
+    one-line summary."""
 
     hand_no: int
     entry: Mapping[str, Any]
     deltas: Mapping[str, int]
     rule: str
     details: Mapping[str, Any]
+    summary: str = ""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "hand_no": self.hand_no,
             "entry": dict(self.entry),
             "deltas": dict(self.deltas),
             "rule": self.rule,
             "details": dict(self.details),
+            "summary": self.summary,
         }
 
 
@@ -148,7 +154,7 @@ class SessionState:
         colours = dict(self.setup.colours)
         return [PegBoard(n, colours[n], self.totals[n]) for n in self.setup.players]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> StateOutline:
         """The standings, in the same outline as the Toss engine's state so pages share code."""
         pack = self.setup.pack
         return {
@@ -159,6 +165,7 @@ class SessionState:
             "hand_no": self.hand_no,
             "winner": self.winner,
             "lower_wins": pack.lower_wins,
+            "lowest_first": bool(pack.ui_hints()["lowest_first"]),
             "options": dict(self.setup.options),
             "turn": None,
             "dealer": None,
@@ -187,32 +194,17 @@ class SessionState:
         pack, setup = self.setup.pack, self.setup
         if not pack.has_chips:
             return None
-        players = list(setup.players)
         chip_hands: list[dict[str, Any]] = []
         error = None
         for record in self.hands:
             try:
-                chip_hands.append(_chip_hand(pack.name, record))
+                chip_hands.append(pack.chip_hand(record.entry, record.details))
             except GameError as exc:
                 error = f"hand {record.hand_no}: {exc}"
                 break
-        if pack.name == "toss-colors":
-            start = setup.start_chips or DEFAULT_START_CHIPS
-            result = pack.chips({"players": players, "start_chips": start,
-                                 "split": setup.options.get("split", "equal"),
-                                 "hands": chip_hands})
-            counts = dict(result["chips"])
-            pot = result["hands"][-1]["pot"] if result["hands"] else 0
-            over = bool(result["game_over"])
-        else:
-            start = setup.start_chips or 0
-            result = pack.chips({"players": players, "hands": chip_hands,
-                                 "decks": setup.decks})
-            counts = {n: start + v for n, v in result["net"].items()}
-            pot = result["hands"][-1]["pot"] if result["hands"] else 0
-            over = False
-        return {"counts": counts, "pot": pot, "start": start, "game_over": over,
-                "error": error}
+        standing = pack.chip_standing(setup.players, setup.start_chips, setup.options,
+                                      setup.decks, chip_hands)
+        return {**standing, "error": error}
 
 
 def initial_session(setup: SessionSetup) -> SessionState:
@@ -226,12 +218,64 @@ def replay_session(setup: SessionSetup, events: Iterable[Mapping[str, Any]]) -> 
     return state
 
 
-def apply_session(state: SessionState, event: Mapping[str, Any]) -> SessionState:
-    """Apply one event; raises a :class:`GameError` and leaves ``state`` as it was on refusal."""
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """One hand: the keeper's entry, the fields of the game's hand form."""
+
+    entry: Mapping[str, object]
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """``points`` added to ``target``'s total, for ``reason``."""
+
+    target: str
+    points: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """Take back the latest event still in effect."""
+
+
+SessionEvent = Hand | Correction | Undo
+
+
+def read_session_event(players: Iterable[str], event: object) -> SessionEvent:
+    """The typed event of a JSON object, its fields checked (names against ``players``)."""
     if not isinstance(event, Mapping):
-        raise SessionError("an event must be a JSON object with a \"type\"")
+        raise SessionEventError("an event must be a JSON object with a \"type\"")
     kind = event.get("type")
     if kind == "undo":
+        return Undo()
+    if kind == "hand":
+        entry = event.get("entry")
+        if not isinstance(entry, Mapping):
+            raise HandEntryError('a hand needs "entry": the fields of the hand form')
+        return Hand(entry)
+    if kind == "correction":
+        return _read_correction(list(players), event)
+    raise SessionEventError(
+        f"unknown event type {kind!r}: use one of {', '.join(SESSION_EVENT_TYPES)}"
+    )
+
+
+def _read_correction(players: list[str], event: Incoming) -> Correction:
+    target, points, reason = event.get("target"), event.get("points"), event.get("reason")
+    if not isinstance(target, str) or target not in players:
+        raise SessionError(f"a correction needs \"target\": one of {', '.join(players)}")
+    if isinstance(points, bool) or not isinstance(points, int) or points == 0:
+        raise SessionError("a correction needs \"points\": a whole number other than 0")
+    if not isinstance(reason, str) or not reason.strip():
+        raise SessionError("a correction needs a \"reason\" everyone at the table can read")
+    return Correction(target, points, reason.strip())
+
+
+def apply_session(state: SessionState, event: object) -> SessionState:
+    """Apply one event; raises a :class:`GameError` and leaves ``state`` as it was on refusal."""
+    read = read_session_event(state.setup.players, event)
+    if isinstance(read, Undo):
         if state.previous is None:
             raise SessionError("there is nothing to undo")
         return state.previous
@@ -240,22 +284,15 @@ def apply_session(state: SessionState, event: Mapping[str, Any]) -> SessionState
             f"the game is over ({state.winner or 'no single winner'}): undo the last hand to "
             "change it"
         )
-    if kind == "hand":
-        return _hand(state, event)
-    if kind == "correction":
-        return _correction(state, event)
-    raise SessionError(
-        f"unknown event type {kind!r}: use one of {', '.join(SESSION_EVENT_TYPES)}"
-    )
+    if isinstance(read, Hand):
+        return _hand(state, read)
+    return _correction(state, read)
 
 
-def _hand(state: SessionState, event: Mapping[str, Any]) -> SessionState:
-    entry = event.get("entry")
-    if not isinstance(entry, Mapping):
-        raise HandEntryError('a hand needs "entry": the fields of the hand form')
+def _hand(state: SessionState, event: Hand) -> SessionState:
     setup = state.setup
     pack = setup.pack
-    filled = dict(entry)
+    filled = dict(event.entry)
     last = state.hands[-1].details if state.hands else {}
     for form_field in pack.hand_form:
         if form_field.name in filled:
@@ -271,46 +308,17 @@ def _hand(state: SessionState, event: Mapping[str, Any]) -> SessionState:
                              f"(players: {', '.join(setup.players)})")
     totals = {n: result.totals.get(n, state.totals[n]) for n in setup.players}
     record = HandRecord(state.hand_no + 1, filled, dict(result.hand), result.rule,
-                        dict(result.details))
+                        dict(result.details), pack.hand_summary(filled, result.details))
     return SessionState(setup, totals, state.hands + (record,), state.corrections,
                         result.winner, result.game_over, state, state.events_applied + 1)
 
 
-def _correction(state: SessionState, event: Mapping[str, Any]) -> SessionState:
-    target, points, reason = event.get("target"), event.get("points"), event.get("reason")
-    if target not in state.totals:
-        raise SessionError(f"a correction needs \"target\": one of {', '.join(state.totals)}")
-    if isinstance(points, bool) or not isinstance(points, int) or points == 0:
-        raise SessionError("a correction needs \"points\": a whole number other than 0")
-    if not isinstance(reason, str) or not reason.strip():
-        raise SessionError("a correction needs a \"reason\" everyone at the table can read")
+def _correction(state: SessionState, event: Correction) -> SessionState:
     totals = dict(state.totals)
-    totals[str(target)] += points
+    totals[event.target] += event.points
     pack = state.setup.pack
     game_over, winner = pack.game_end(totals, state.setup.options, state.hand_no)
-    note = {"target": target, "points": points, "reason": reason.strip(),
+    note = {"target": event.target, "points": event.points, "reason": event.reason,
             "after_hand": state.hand_no}
     return SessionState(state.setup, totals, state.hands, state.corrections + (note,),
                         winner, game_over, state, state.events_applied + 1)
-
-
-def _chip_hand(game: str, record: HandRecord) -> dict[str, Any]:
-    """One hand as the pack's chip game reads it, from the keeper's entry and the hand's score."""
-    entry, details = record.entry, record.details
-    if game == "toss-colors":
-        if entry.get("nil"):
-            raise HandEntryError("a Nil bid has no place in the chip game (RULES.md 4)")
-        return {"bidder": entry.get("bidder"), "partner": entry.get("partner") or None,
-                "made": bool(details.get("made"))}
-    winner = str(details.get("hand_winner"))
-    hands = entry.get("hands") or {}
-    exposed = entry.get("exposed") or {}
-    held = parse_cards(hands.get(winner, []))
-    melded = parse_cards(exposed.get(winner, []))
-    counts: dict[int, int] = {}
-    for card in held:
-        counts[card.rank] = counts.get(card.rank, 0) + 1
-    return {"winner": winner, "win": entry.get("win"),
-            "concealed_fours": min(3, sum(n // 4 for n in counts.values())),
-            "aces": sum(c.rank == ACE for c in [*held, *melded]),
-            "not_opened": list(entry.get("not_opened") or [])}

@@ -1,4 +1,4 @@
-"""Three Thirteen (seed 004; RULES.md section 5): eleven hands, lowest total wins.
+"""Three Thirteen (seed 004; docs/rules.md section 5): eleven hands, lowest total wins.
 
 Hand 1 deals 3 cards with 3s wild, up to hand 11 with 13 cards and kings wild. Melds stay in
 hand, so each player's hand scores its deadwood over the best arrangement into sets and ace-low
@@ -13,14 +13,15 @@ runs with the hand's wilds (:mod:`scorekeeper.deadwood`); an unmatched wild coun
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
-from scorekeeper.cards import STANDARD, Card
+from scorekeeper.cards import RANK_NAMES, STANDARD, Card
 from scorekeeper.deadwood import THREE_THIRTEEN_HANDS, face_value, solve, three_thirteen
 from scorekeeper.games.base import (
     Field,
+    GameEnd,
     HandEntryError,
+    HandInput,
     HandScore,
     Roster,
     RulesPack,
@@ -28,9 +29,11 @@ from scorekeeper.games.base import (
     check_deck,
     read_int,
     require,
-    sole_best,
 )
+from scorekeeper.outline import Incoming, JsonObject
 
+#: The rank wild in hand 1 (one rank up each hand after).
+FIRST_WILD: Final = three_thirteen(1).wild_rank
 
 class ThreeThirteen(RulesPack):
     name = "three-thirteen"
@@ -41,6 +44,7 @@ class ThreeThirteen(RulesPack):
     max_players = 8
     lower_wins = True
     summary = "Eleven hands of 3 to 13 cards, 3s to kings wild; deadwood counts; lowest wins."
+    end = GameEnd(hands=THREE_THIRTEEN_HANDS, lowest=True)
     hand_form = (
         Field("hand_no", "int", "Hand number (3s wild in hand 1 ... kings in hand 11)",
               minimum=1, maximum=THREE_THIRTEEN_HANDS),
@@ -52,25 +56,18 @@ class ThreeThirteen(RulesPack):
     def card_value(self, card: Card) -> int:
         return face_value(card)
 
-    def game_end(
-        self,
-        totals: Mapping[str, int],
-        options: Mapping[str, Any] | None = None,
-        hands_played: int = 0,
-    ) -> tuple[bool, str | None]:
-        """Over after hand 11: the lowest total wins (None on a tie)."""
-        if hands_played < THREE_THIRTEEN_HANDS:
-            return False, None
-        return True, sole_best(totals, totals, lowest=True)
+    def ui_hints(self) -> JsonObject:
+        return {**super().ui_hints(), "wild_rank": {"first": FIRST_WILD},
+                "progress": {"label": "hand", "of": THREE_THIRTEEN_HANDS}}
 
-    def score(
-        self,
-        totals: Mapping[str, int],
-        entry: Mapping[str, Any],
-        options: Mapping[str, Any] | None = None,
-        decks: int = 1,
-    ) -> HandScore:
-        self.resolve_options(options)
+    def hand_summary(self, entry: Incoming, details: Incoming) -> str:
+        """The hand's wild rank: ``Jacks wild``."""
+        hand_no = entry.get("hand_no", 1)
+        rank = three_thirteen(hand_no if isinstance(hand_no, int) else 1).wild_rank or 0
+        return f"{RANK_NAMES.get(rank, '?').capitalize()}s wild"
+
+    def score_hand(self, given: HandInput) -> HandScore:
+        totals, entry, opts, decks = given
         hand_no = read_int(require(entry, "hand_no", self.title), '"hand_no"', 1,
                            THREE_THIRTEEN_HANDS)
         roster = Roster(totals)

@@ -1,4 +1,4 @@
-"""Tong-Its (seed 004; RULES.md sections 4 and 5): a three-player rummy played for chips.
+"""Tong-Its (seed 004; docs/rules.md sections 4 and 5): a three-player rummy played for chips.
 
 Deadwood is A=1, J Q K=10, others their pip; melds kept concealed in hand still count, so a
 hand's deadwood is its best arrangement (:mod:`scorekeeper.deadwood`). The hand ends by a
@@ -15,13 +15,14 @@ who wins two hands in a row, else it carries.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import Final, TypedDict
 
-from scorekeeper.cards import ACE, STANDARD, Card
+from scorekeeper.cards import ACE, STANDARD, Card, read_cards
 from scorekeeper.deadwood import TONG_ITS, face_value, solve
 from scorekeeper.games.base import (
     Field,
     HandEntryError,
+    HandInput,
     HandScore,
     Roster,
     RulesPack,
@@ -32,6 +33,7 @@ from scorekeeper.games.base import (
     read_decks,
     read_int,
 )
+from scorekeeper.outline import Incoming, JsonObject, OptionValues
 
 ANTE: Final = 2
 WINS: Final = ("tongit", "challenged-draw", "draw", "stock")
@@ -43,11 +45,17 @@ ACE_BONUS: Final = 1
 #: A player who wins this many hands in a row takes the pot.
 POT_STREAK: Final = 2
 ACES_PER_DECK: Final = 4
+#: The most concealed fours one hand pays for.
+MAX_FOURS: Final = 3
+WIN_NAMES: Final[dict[str, str]] = {
+    "tongit": "Tongit (went out)", "challenged-draw": "Draw, challenged",
+    "draw": "Draw, not challenged", "stock": "Stock ran out",
+}
 HAND_FIELDS: Final = ("winner", "win", "concealed_fours", "aces", "not_opened")
 
 
 def tong_its_payment(win: str, concealed_fours: int, aces: int, loser_opened: bool) -> int:
-    """What one loser pays the winner of a hand (RULES.md section 4)."""
+    """What one loser pays the winner of a hand (docs/rules.md section 4)."""
     if win not in WINS:
         raise HandEntryError(f"the kind of win is one of {', '.join(WINS)}, not {win!r}")
     base = BIG_WIN if win in ("tongit", "challenged-draw") else SMALL_WIN
@@ -56,10 +64,29 @@ def tong_its_payment(win: str, concealed_fours: int, aces: int, loser_opened: bo
     )
 
 
+#: Chips one loser pays the winner of a hand ("from" is a keyword in Python, a key in JSON).
+Payment = TypedDict("Payment", {"from": str, "to": str, "chips": int})
+
+
+class HandChips(TypedDict):
+    """One hand of the chip game: its payments and the pot after it (and who took it)."""
+
+    payments: list[Payment]
+    pot: int
+    pot_to: str | None
+
+
+class TongItsChips(TypedDict):
+    """The chip game over a sequence of hands: each hand, and every player's net chips."""
+
+    hands: list[HandChips]
+    net: dict[str, int]
+
+
 def pay_winner(
     ledger: dict[str, int], winner: str, win: str, concealed_fours: int, aces: int,
     not_opened: Sequence[str],
-) -> list[dict[str, Any]]:
+) -> list[Payment]:
     """Every other player in ``ledger`` pays the winner (:func:`tong_its_payment`); the chips
     are moved in ``ledger`` and the payments returned.
 
@@ -68,7 +95,7 @@ def pay_winner(
     ([{'from': 'bob', 'to': 'ann', 'chips': 2}, {'from': 'cy', 'to': 'ann', 'chips': 3}], \
 {'ann': 5, 'bob': -2, 'cy': -3})
     """
-    payments: list[dict[str, Any]] = []
+    payments: list[Payment] = []
     for loser in list(ledger):
         if loser == winner:
             continue
@@ -147,14 +174,8 @@ class TongIts(RulesPack):
     def card_value(self, card: Card) -> int:
         return face_value(card)
 
-    def score(
-        self,
-        totals: Mapping[str, int],
-        entry: Mapping[str, Any],
-        options: Mapping[str, Any] | None = None,
-        decks: int = 1,
-    ) -> HandScore:
-        self.resolve_options(options)
+    def score_hand(self, given: HandInput) -> HandScore:
+        totals, entry, opts, decks = given
         seats_raw = entry.get("players")
         roster = Roster(totals, None if seats_raw is None else _names(seats_raw, '"players"'))
         win = entry.get("win")
@@ -207,8 +228,52 @@ class TongIts(RulesPack):
         details = {"hand_winner": winner, "deadwood": deadwood, "payments": payments}
         return HandScore(hand, new_totals, False, None, rule, details)
 
-    def chips(self, data: Mapping[str, Any]) -> dict[str, Any]:
+    def ui_hints(self) -> JsonObject:
+        # Totals are the chips paid hand by hand (lower_wins is about deadwood): most leads.
+        return {**super().ui_hints(), "lowest_first": False,
+                "start_chips_help": "Empty or 0: counts start at 0 and a count below 0 is what"
+                                    " that player owes; set a stake such as 50 to start everyone"
+                                    " with chips.",
+                "choice_labels": dict(WIN_NAMES),
+                "standings_note": "Totals are the chips paid to hand winners (antes and the pot"
+                                  " under Chips)."}
+
+    def hand_summary(self, entry: Incoming, details: Incoming) -> str:
+        win = entry.get("win")
+        return f"{WIN_NAMES.get(str(win), win)}; won by {details.get('hand_winner')}"
+
+    def chips(self, data: Incoming) -> Mapping[str, object]:
         return tong_its_chips(data)
+
+    def chip_hand(self, entry: Incoming, details: Incoming) -> dict[str, object]:
+        """The hand's winner, how, the concealed fours in the winner's hand and the aces the
+        winner held in hand or in own melds (docs/rules.md section 4)."""
+        winner = str(details.get("hand_winner"))
+        held, melded = (_cards_of(entry.get(key), winner) for key in ("hands", "exposed"))
+        not_opened = entry.get("not_opened")
+        return {"winner": winner, "win": entry.get("win"),
+                "concealed_fours": min(MAX_FOURS, concealed_fours(held)),
+                "aces": sum(c.rank == ACE for c in [*held, *melded]),
+                "not_opened": list(not_opened) if isinstance(not_opened, list) else []}
+
+    def chip_standing(self, players: Sequence[str], start_chips: int | None,
+                      options: OptionValues, decks: int,
+                      hands: Sequence[Incoming]) -> JsonObject:
+        """Counts start at ``start_chips`` (0: a count is what the player won or lost)."""
+        start = start_chips or 0
+        result = tong_its_chips({"players": list(players), "hands": list(hands), "decks": decks})
+        return {"counts": {n: start + v for n, v in result["net"].items()},
+                "pot": result["hands"][-1]["pot"] if result["hands"] else 0,
+                "start": start, "game_over": False,
+                "note": f"Antes {ANTE} a hand; the pot goes to whoever wins {POT_STREAK} hands in"
+                        f" a row. Counts start at {start}{'' if start else ' (no stake was set)'}:"
+                        " a count below 0 is the chips that player owes the others."}
+
+
+def _cards_of(by_player: object, player: str) -> list[Card]:
+    """The cards an entry's ``{NAME: codes}`` gives one player (none when not given)."""
+    codes = by_player.get(player) if isinstance(by_player, Mapping) else None
+    return read_cards(codes, f"the cards of {player}") if codes is not None else []
 
 
 def concealed_fours(hand: Sequence[Card]) -> int:
@@ -224,7 +289,7 @@ def concealed_fours(hand: Sequence[Card]) -> int:
     return sum(n // 4 for n in counts.values())
 
 
-def _names(value: Any, what: str) -> list[str]:
+def _names(value: object, what: str) -> list[str]:
     if not isinstance(value, list) or not value:
         raise HandEntryError(f"{what} must list the players' names")
     names = [check_name(v, what) for v in value]
@@ -233,7 +298,7 @@ def _names(value: Any, what: str) -> list[str]:
     return names
 
 
-def tong_its_chips(data: Mapping[str, Any]) -> dict[str, Any]:
+def tong_its_chips(data: Incoming) -> TongItsChips:
     """Settle Tong-Its chips over a sequence of hands: antes, payments and the pot.
 
     ``net`` counts antes, payments and pots won; each hand's ``pot`` is the pot after it.
@@ -258,7 +323,7 @@ def tong_its_chips(data: Mapping[str, Any]) -> dict[str, Any]:
     pot = 0
     streak_holder: str | None = None
     streak = 0
-    out: list[dict[str, Any]] = []
+    out: list[HandChips] = []
     for number, hand in enumerate(hands, 1):
         where = f"hand {number}"
         if not isinstance(hand, Mapping):
@@ -268,7 +333,8 @@ def tong_its_chips(data: Mapping[str, Any]) -> dict[str, Any]:
         win = hand.get("win")
         if win not in WINS:
             raise HandEntryError(f'{where}: "win" is one of {", ".join(WINS)}, not {win!r}')
-        fours = read_int(hand.get("concealed_fours", 0), f"{where} concealed_fours", 0, 3)
+        fours = read_int(hand.get("concealed_fours", 0), f"{where} concealed_fours", 0,
+                         MAX_FOURS)
         aces = read_int(hand.get("aces", 0), f"{where} aces", 0, ACES_PER_DECK * decks)
         not_opened = roster.names_list(hand.get("not_opened", []), f"{where} not_opened")
         if winner in not_opened and win != "tongit":

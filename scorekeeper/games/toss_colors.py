@@ -1,4 +1,4 @@
-"""Toss Colors (seed 001; RULES.md sections 4 and 5): bid tricks with an unknown partner.
+"""Toss Colors (seed 001; docs/rules.md sections 4 and 5): bid tricks with an unknown partner.
 
 The bidder's team (the bidder and the Null card's holder) making the bid: each member scores
 +10 per bid trick and +5 per other trick; failing: each member -10 per bid trick. The other
@@ -19,14 +19,16 @@ for the next hand. No Nil bids. The game ends when a player has no chips.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Final
+from collections.abc import Mapping, Sequence
+from typing import Final, TypedDict
 
 from scorekeeper.cards import TOSS
 from scorekeeper.games.base import (
     Field,
+    GameEnd,
     GameOptionError,
     HandEntryError,
+    HandInput,
     HandScore,
     Option,
     Roster,
@@ -34,11 +36,11 @@ from scorekeeper.games.base import (
     add_totals,
     check_fields,
     check_name,
-    reach_goal,
     read_bool,
     read_decks,
     read_int,
 )
+from scorekeeper.outline import Incoming, JsonObject, OptionValues
 
 BID_TRICK: Final = 10
 OVER_TRICK: Final = 5
@@ -48,10 +50,12 @@ ALONE_FAIL: Final = 150
 ALONE_RIVAL_AWARD: Final = 100
 GOAL: Final = 500
 ANTE: Final = 3
+#: Chips each player starts the chip game with, unless the table says otherwise.
+DEFAULT_START_CHIPS: Final = 20
 SPLITS: Final = ("equal", "two-thirds")
 
 
-#: The scoring rule applied, by kind of bid and whether it was made (RULES.md 5).
+#: The scoring rule applied, by kind of bid and whether it was made (docs/rules.md 5).
 _RULE_WORDS: Final[dict[tuple[str, bool], str]] = {
     ("bid", True): "bid made: each member of the bidder's team +10 per bid trick and +5 per"
                    " other trick, each rival +5 per trick the rivals took",
@@ -76,6 +80,7 @@ class TossColors(RulesPack):
     min_players = 3
     max_players = 5
     summary = "Bid tricks with a hidden partner; made: +10 per bid trick, +5 per other; to 500."
+    end = GameEnd(option="goal")
     options = (
         Option("goal", "int", GOAL, "the first to reach this wins (several: the highest)",
                minimum=1),
@@ -92,14 +97,8 @@ class TossColors(RulesPack):
         Field("tricks", "int", "Tricks taken", per_player=True, minimum=0),
     )
 
-    def score(
-        self,
-        totals: Mapping[str, int],
-        entry: Mapping[str, Any],
-        options: Mapping[str, Any] | None = None,
-        decks: int = 1,
-    ) -> HandScore:
-        opts = self.resolve_options(options)
+    def score_hand(self, given: HandInput) -> HandScore:
+        totals, entry, opts, decks = given
         roster = Roster(totals)
         bidder = roster.name(entry.get("bidder"), '"bidder"')
         partner_raw = entry.get("partner")
@@ -155,21 +154,53 @@ class TossColors(RulesPack):
         }
         return HandScore(hand, new_totals, game_over, winner, rule, details)
 
-    def game_end(
-        self,
-        totals: Mapping[str, int],
-        options: Mapping[str, Any] | None = None,
-        hands_played: int = 0,
-    ) -> tuple[bool, str | None]:
-        """First to the goal wins; several over it: the highest; a tie for highest plays on."""
-        return reach_goal(totals, self.resolve_options(options)["goal"])
+    def ui_hints(self) -> JsonObject:
+        return {**super().ui_hints(), "start_chips": DEFAULT_START_CHIPS}
 
-    def chips(self, data: Mapping[str, Any]) -> dict[str, Any]:
+    def hand_summary(self, entry: Incoming, details: Incoming) -> str:
+        partner = " alone" if entry.get("alone") else (
+            f" with {entry['partner']}" if entry.get("partner") else "")
+        return (f"{entry.get('bidder')} bid {entry.get('bid')}{' Nil' if entry.get('nil') else ''}"
+                f"{partner}: {'made' if details.get('made') else 'failed'}")
+
+    def chips(self, data: Incoming) -> Mapping[str, object]:
         return toss_colors_chips(data)
 
+    min_start_chips = 1
 
-def toss_colors_chips(data: Mapping[str, Any]) -> dict[str, Any]:
-    """The Toss Colors chip game over a sequence of hands (RULES.md section 4).
+    def chip_hand(self, entry: Incoming, details: Incoming) -> dict[str, object]:
+        """The bidder, the partner and whether the bid was made; a Nil bid has no chips."""
+        if entry.get("nil"):
+            raise HandEntryError("a Nil bid has no place in the chip game (docs/rules.md 4)")
+        return {"bidder": entry.get("bidder"), "partner": entry.get("partner") or None,
+                "made": bool(details.get("made"))}
+
+    def chip_standing(self, players: Sequence[str], start_chips: int | None,
+                      options: OptionValues, decks: int,
+                      hands: Sequence[Incoming]) -> JsonObject:
+        """Everyone starts with ``start_chips`` (20 unless the table says otherwise)."""
+        start = start_chips or DEFAULT_START_CHIPS
+        result = toss_colors_chips({"players": list(players), "start_chips": start,
+                                    "split": options.get("split", "equal"),
+                                    "hands": list(hands)})
+        return {"counts": dict(result["chips"]),
+                "pot": result["hands"][-1]["pot"] if result["hands"] else 0,
+                "start": start, "game_over": bool(result["game_over"]),
+                "note": f"Antes {ANTE} a hand; a made bid takes the pot. Everyone started with"
+                        f" {start}."}
+
+
+class ColorsChips(TypedDict):
+    """The Toss Colors chip game: the pot after each hand, everyone's chips, and whether a
+    player has run out."""
+
+    hands: list[dict[str, int]]
+    chips: dict[str, int]
+    game_over: bool
+
+
+def toss_colors_chips(data: Incoming) -> ColorsChips:
+    """The Toss Colors chip game over a sequence of hands (docs/rules.md section 4).
 
     >>> toss_colors_chips({"players": ["ann", "bob", "cy"], "start_chips": 10,
     ...     "hands": [{"bidder": "ann", "partner": "bob", "made": False},

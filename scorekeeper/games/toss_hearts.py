@@ -1,4 +1,4 @@
-"""Toss Hearts (seed 002; RULES.md section 5): lowest score wins when someone passes the limit.
+"""Toss Hearts (seed 002; docs/rules.md section 5): lowest score wins when someone passes the limit.
 
 Each heart taken is 1 point, the Queen of Spades 13, jokers and nulls 0. One player (or team)
 taking every heart and the Queen of Spades shoots the moon: option ``moon`` ``minus`` (the
@@ -21,15 +21,18 @@ from typing import Any, Final
 from scorekeeper.cards import QUEEN, TOSS, Card
 from scorekeeper.games.base import (
     Field,
+    GameEnd,
     HandEntryError,
+    HandInput,
     HandScore,
     Option,
     Roster,
     RulesPack,
     check_deck,
+    int_option,
     read_bool,
-    sole_best,
 )
+from scorekeeper.outline import JsonObject
 
 HEART_POINTS: Final = 1
 QUEEN_OF_SPADES_POINTS: Final = 13
@@ -63,6 +66,7 @@ class TossHearts(RulesPack):
     max_players = 8
     lower_wins = True
     summary = "Hearts 1, Queen of Spades 13; exactly 100 resets to 0; lowest wins past the limit."
+    end = GameEnd(option="limit", passes=True, lowest=True)
     options = (
         Option("moon", "choice", "minus", "shooting the moon: the shooter -26, or everyone "
                "else +26", choices=MOON_CHOICES),
@@ -85,27 +89,19 @@ class TossHearts(RulesPack):
     def card_value(self, card: Card) -> int:
         return heart_points(card)
 
-    def game_end(
-        self,
-        totals: Mapping[str, int],
-        options: Mapping[str, Any] | None = None,
-        hands_played: int = 0,
-    ) -> tuple[bool, str | None]:
-        """Over when a total passes the limit: the lowest wins; a tie for lowest plays on."""
-        limit = self.resolve_options(options)["limit"]
-        if not any(t > limit for t in totals.values()):
-            return False, None
-        winner = sole_best(totals, totals, lowest=True)
-        return winner is not None, winner
+    def ui_hints(self) -> JsonObject:
+        hearts = [f"{rank}he" for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J",
+                                            "Q", "K")]
+        points = {code: self.card_value(card) for code, card in
+                  ((c, Card.parse(c)) for c in (*hearts, "Qsp"))}
+        return {**super().ui_hints(), "goal_label": "Limit",
+                "goal_note": "The game ends when a total passes {goal}.",
+                "card_points": points, "send_empty_cards": True,
+                "whole_suit": {"field": "taken", "label": "Shot the moon",
+                               "cards": [*hearts, "Qsp"]}}
 
-    def score(
-        self,
-        totals: Mapping[str, int],
-        entry: Mapping[str, Any],
-        options: Mapping[str, Any] | None = None,
-        decks: int = 1,
-    ) -> HandScore:
-        opts = self.resolve_options(options)
+    def score_hand(self, given: HandInput) -> HandScore:
+        totals, entry, opts, decks = given
         roster = Roster(totals)
         taken = roster.cards(entry.get("taken", {}), '"taken"', "the cards taken by")
         check_deck((c for cards in taken.values() for c in cards), decks, self.deck, jokers=True)
@@ -162,7 +158,8 @@ class TossHearts(RulesPack):
         game_over, winner = False, None
         if penalised is None:
             game_over, winner = self.game_end(new_totals, opts)
-            if not game_over and any(t > opts["limit"] for t in new_totals.values()):
+            limit = int_option(opts, "limit") or 0
+            if not game_over and any(t > limit for t in new_totals.values()):
                 notes.append("a total passed the limit but the lowest is tied: play on")
         rule = (f"toss-hearts: hearts 1, Qsp 13; moon={opts['moon']}, limit={opts['limit']}, "
                 f"renege_hand={opts['renege_hand']}")
@@ -172,7 +169,7 @@ class TossHearts(RulesPack):
         return HandScore(hand, new_totals, game_over, winner, rule, details)
 
 
-def _read_teams(value: Any, roster: Roster) -> dict[str, list[str]]:
+def _read_teams(value: object, roster: Roster) -> dict[str, list[str]]:
     if value is None:
         return {}
     if not isinstance(value, Mapping):

@@ -1,4 +1,4 @@
-"""Tossní (seed 003; RULES.md section 5): a shedding game scored by the order of going out.
+"""Tossní (seed 003; docs/rules.md section 5): a shedding game scored by the order of going out.
 
 The keeper records the order players went out; with n players the first out scores n-1, the
 next n-2, ..., the last 0 (option ``place_points`` replaces that list). Option ``goal`` (none by
@@ -11,23 +11,25 @@ keeper's aid for the stacked Queen draw (2 cards per Queen) and the Ace skip.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from scorekeeper.cards import ACE, QUEEN, STANDARD, Card
 from scorekeeper.games.base import (
     Field,
+    GameEnd,
     GameOptionError,
     HandEntryError,
+    HandInput,
     HandScore,
     Option,
     Roster,
     RulesPack,
     add_totals,
-    reach_goal,
+    int_list_option,
     require,
 )
+from scorekeeper.outline import Incoming, JsonObject
 
 DRAW_PER_QUEEN: Final = 2
 
@@ -68,6 +70,7 @@ class Tossni(RulesPack):
     min_players = 2
     max_players = 6
     summary = "Points for the order of going out: n-1 for the first, down to 0 for the last."
+    end = GameEnd(option="goal")
     options = (
         Option("place_points", "int-list", None, "points by place, first out first (none: "
                "n-1, n-2, ..., 0)", nullable=True),
@@ -78,22 +81,21 @@ class Tossni(RulesPack):
         Field("order", "order", "Order of going out (first out first)"),
     )
 
-    def game_end(
-        self,
-        totals: Mapping[str, int],
-        options: Mapping[str, Any] | None = None,
-        hands_played: int = 0,
-    ) -> tuple[bool, str | None]:
-        return reach_goal(totals, self.resolve_options(options)["goal"])
+    def ui_hints(self) -> JsonObject:
+        return {**super().ui_hints(), "counters": [
+            {"name": "queens", "label": "Stacked Queens: draw", "button": "+ Queen",
+             "step": DRAW_PER_QUEEN},
+            {"name": "aces", "label": "Ace skips", "button": "+ Ace", "step": 1},
+        ], "counters_note": f"Each stacked Queen adds {DRAW_PER_QUEEN} cards for the next player"
+                            " to draw; the count resets when someone draws."}
 
-    def score(
-        self,
-        totals: Mapping[str, int],
-        entry: Mapping[str, Any],
-        options: Mapping[str, Any] | None = None,
-        decks: int = 1,
-    ) -> HandScore:
-        opts = self.resolve_options(options)
+    def hand_summary(self, entry: Incoming, details: Incoming) -> str:
+        order = entry.get("order")
+        names = [str(n) for n in order] if isinstance(order, list) else []
+        return f"out: {', '.join(names)}"
+
+    def score_hand(self, given: HandInput) -> HandScore:
+        totals, entry, opts, decks = given
         roster = Roster(totals)
         order = roster.names_list(require(entry, "order", self.title), '"order"')
         names = roster.names
@@ -103,7 +105,7 @@ class Tossni(RulesPack):
         elif left:
             raise HandEntryError(f'"order" must list every player: missing {", ".join(left)}')
         n = len(order)
-        places = opts["place_points"] or list(range(n - 1, -1, -1))
+        places = int_list_option(opts, "place_points") or list(range(n - 1, -1, -1))
         if len(places) != n:
             raise GameOptionError(f'"place_points" needs {n} values (one per place), not '
                                   f"{len(places)}")

@@ -6,8 +6,10 @@ True
 
 from __future__ import annotations
 
+from scorekeeper.errors import InvalidInputError
 
-class VisionError(ValueError):
+
+class VisionError(InvalidInputError):
     """Base class for every recognition and calibration input error."""
 
 

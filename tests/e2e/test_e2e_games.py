@@ -174,3 +174,50 @@ def test_a_photo_fills_a_players_cards_on_the_hand_form(server: ServerThread,
     expect(keeper.locator("[data-count='taken:Ann']")).to_have_text("15 pts")
     keeper.click("#submit")
     expect(keeper.locator("#standings-table tr[data-player=Ann] [data-total]")).to_have_text("15")
+
+
+def test_the_pages_follow_what_each_game_describes(server: ServerThread,
+                                                   devices: tuple[Page, Page]) -> None:
+    """No page names a game: Three Thirteen's wild rank and progress, Tossní's keeper
+    counters and Indian Chief's score sheet all come from the game's own description."""
+    keeper, _ = devices
+    create_table(keeper, server, "three-thirteen")
+    expect(keeper.locator("#status [data-wild]")).to_have_text("3s wild")
+    expect(keeper.locator("#status")).to_contain_text("Next: hand 1 of 11")
+    expect(keeper.locator("#aid-box")).to_be_hidden()
+    expect(keeper.locator("#sheet-box")).to_be_hidden()
+    keeper.fill("input[data-cards='hands'][data-p='Ann']", "4cl 5cl 3he")
+    keeper.fill("input[data-cards='hands'][data-p='Bob']", "Kcl 2di 9sp")
+    keeper.fill("input[data-cards='hands'][data-p='Cy']", "Qcl Qdi Qsp")
+    keeper.fill("input[data-cards='hands'][data-p='Dee']", "Jcl Jdi Jsp")
+    keeper.select_option("select[name=went_out]", "Ann")
+    keeper.click("#submit")
+    expect(keeper.locator("#status")).to_contain_text("Hand 1 played")
+    expect(keeper.locator("#status [data-wild]")).to_have_text("4s wild")
+    expect(keeper.locator("#hand-list")).to_contain_text("3s wild")
+
+    create_table(keeper, server, "tossni")
+    expect(keeper.locator("#aid-box")).to_be_visible()
+    keeper.click("[data-aid='queens+']")
+    keeper.click("[data-aid='queens+']")
+    keeper.click("[data-aid='aces+']")
+    expect(keeper.locator("[data-queens]")).to_have_text("4")
+    expect(keeper.locator("[data-aces]")).to_have_text("1")
+    keeper.click("[data-aid=reset]")
+    expect(keeper.locator("[data-queens]")).to_have_text("0")
+
+    create_table(keeper, server, "indian-chief")
+    expect(keeper.locator("#sheet-box")).to_be_visible()
+    expect(keeper.locator("#sheet")).to_contain_text("Lawyer")
+    expect(keeper.locator("#status")).to_contain_text("Next: turn 1 of 7")
+
+
+def test_no_page_script_names_a_game() -> None:
+    from scorekeeper.game import GAMES
+
+    static = Path(__file__).resolve().parents[2] / "web" / "static"
+    for script in ("hands.js", "start.js"):
+        text = (static / script).read_text(encoding="utf-8")
+        assert "GAME.name" not in text
+        named = [name for name in GAMES if f'"{name}"' in text]
+        assert named == [], (script, named)

@@ -1,16 +1,18 @@
-/* Rules-pack games (Toss Hearts, Toss Colors, Tossní, Tong-Its, Indian Chief, Carousel, Three
-   Thirteen, Rummy): the standings, chips and score sheet every page shows, and on the keeper's
-   tablet the hand form rendered from the pack's declarative hand_form, with a dry-run preview. */
+/* Games entered hand by hand: the standings, chips and score sheet every page shows, and on the
+   keeper's tablet the hand form rendered from the game's declarative hand_form, with a dry-run
+   preview. Nothing here names a game: what differs comes from the game's description (its
+   "ui" hints: card points, wild rank, progress, notes, counters). */
 "use strict";
 (() => {
   const GAME = JSON.parse(document.getElementById("game-data").textContent);
+  const UI = GAME.ui;
   const RANK_NAMES = {1: "Aces", 2: "2s", 3: "3s", 4: "4s", 5: "5s", 6: "6s", 7: "7s", 8: "8s", 9: "9s", 10: "10s", 11: "Jacks", 12: "Queens", 13: "Kings"};
-  const MELD_NAMES = {"rich-man": "Rich Man", "poor-man": "Poor Man", "beggar-man": "Beggar Man", "thief": "Thief", "doctor": "Doctor", "lawyer": "Lawyer", "indian-chief": "Indian Chief"};
-  const WIN_NAMES = {"tongit": "Tongit (went out)", "challenged-draw": "Draw, challenged", "draw": "Draw, not challenged", "stock": "Stock ran out"};
+  const MELD_NAMES = UI.meld_names || {};
   const sign = (d) => `${d > 0 ? "+" : ""}${d}`;
+  const fill = (note, values) => note.replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
   const goalOf = (s) => s.options.goal || s.options.limit || null;
-  // Tong-Its totals are the chips paid hand by hand (its lower_wins is about deadwood): most leads.
-  const lowFirst = (s) => s.lower_wins && GAME.name !== "tong-its";
+  const lowFirst = () => UI.lowest_first;
+  const wildIn = (handNo) => (UI.wild_rank ? RANK_NAMES[handNo + UI.wild_rank.first - 1] || "-" : null);
 
   /* --- what every page shows --------------------------------------------------------------- */
   function ranked(s) {
@@ -30,38 +32,24 @@
         <td class="place">${r.place}.</td><td>${SK.swatchSVG(r.colour, r.mark)}${SK.esc(r.name)}${r.name === me ? `<span class="you">you</span>` : ""}</td>
         <td class="num ${SK.tone(r.last, lowFirst(s))}">${r.last === null ? "" : sign(r.last)}</td>
         <td class="num total" data-total>${r.score}</td>${chips ? `<td class="num" data-chips>${chips[r.name]}</td>` : ""}</tr>`).join("") +
-      `</table><p class="muted">${GAME.name === "tong-its" ? "Totals are the chips paid to hand winners (antes and the pot under Chips)." : lowFirst(s) ? "Lowest total wins." : "Highest total wins."}${!goalOf(s) ? "" : GAME.name === "toss-hearts" ? ` The game ends when a total passes ${goalOf(s)}.` : ` Game to ${goalOf(s)}.`}</p>`;
+      `</table><p class="muted">${UI.standings_note || (lowFirst(s) ? "Lowest total wins." : "Highest total wins.")}${!goalOf(s) ? "" : " " + fill(UI.goal_note, {goal: goalOf(s)})}</p>`;
   }
   function chipsHTML(s) {
     const c = s.chips; if (!c) return "";
     return `<p>${Object.entries(c.counts).map(([p, n]) => `<span class="chip" data-chip-count="${SK.esc(p)}">${SK.esc(p)} <b>${n}</b></span>`).join("")}
       <span class="chip">pot <b data-pot>${c.pot}</b></span></p>
-      <p class="muted">${GAME.name === "tong-its" ? `Antes 2 a hand; the pot goes to whoever wins two hands in a row. Counts start at ${c.start}${c.start ? "" : " (no stake was set)"}: a count below 0 is the chips that player owes the others.`
-        : `Antes 3 a hand; a made bid takes the pot. Everyone started with ${c.start}.`}${c.game_over ? " <b>The chip game is over: a player has no chips.</b>" : ""}</p>
+      <p class="muted">${SK.esc(c.note || "")}${c.game_over ? " <b>The chip game is over: a player has no chips.</b>" : ""}</p>
       ${c.error ? `<p class="refusal">Chips stop at ${SK.esc(c.error)}</p>` : ""}`;
   }
   function statusHTML(s) {
     const parts = [`<b>${SK.esc(s.title)}</b>`];
     if (s.phase === "game-over") parts.push(s.winner ? `<b>${SK.esc(s.winner)} wins!</b>` : "<b>Game over: no single winner</b>");
     parts.push(`Hand ${s.hand_no} played`);
-    if (GAME.name === "three-thirteen" && s.phase !== "game-over") parts.push(`Next: hand ${s.hand_no + 1}, <span class="wild" data-wild>${RANK_NAMES[s.hand_no + 3]} wild</span>`);
-    if (GAME.name === "indian-chief" && s.phase !== "game-over") parts.push(`Next: turn ${s.hand_no + 1} of 7`);
-    if (goalOf(s)) parts.push(`${GAME.name === "toss-hearts" ? "Limit" : "Goal"} ${goalOf(s)}`);
+    if (UI.progress && s.phase !== "game-over") parts.push(`Next: ${UI.progress.label} ${s.hand_no + 1} of ${UI.progress.of}${wildIn(s.hand_no + 1) ? `, <span class="wild" data-wild>${wildIn(s.hand_no + 1)} wild</span>` : ""}`);
+    if (goalOf(s)) parts.push(`${SK.esc(UI.goal_label)} ${goalOf(s)}`);
     return parts.map((p) => `<span>${p}</span>`).join("");
   }
-  function handSummary(h) {
-    const e = h.entry || {}, d = h.details || {};
-    switch (GAME.name) {
-      case "toss-colors": return `${SK.esc(e.bidder)} bid ${e.bid}${e.nil ? " Nil" : ""}${e.alone ? " alone" : e.partner ? ` with ${SK.esc(e.partner)}` : ""}: ${d.made ? "made" : "failed"}`;
-      case "tossni": return `out: ${(e.order || []).map(SK.esc).join(", ")}`;
-      case "tong-its": return `${WIN_NAMES[e.win] || SK.esc(e.win)}; won by ${SK.esc(d.hand_winner)}`;
-      case "three-thirteen": return `${RANK_NAMES[(e.hand_no || h.hand_no) + 2]} wild`;
-      case "indian-chief": return `turn ${e.turn}`;
-      case "rummy": return `${SK.esc(e.winner)} went out${e.rummy ? " (rummy)" : ""}`;
-      case "carousel": return `${SK.esc(e.knocker)} knocked`;
-      default: return (d.notes || []).map(SK.esc).join("; ");
-    }
-  }
+  function handSummary(h) { return SK.esc(h.summary || ""); }
   function handListHTML(s) {
     const hands = s.hands || [];
     if (!hands.length) return "no hand scored yet";
@@ -70,7 +58,7 @@
       hands.slice().reverse().map((h) => `<tr><td>${h.hand_no}</td>${names.map((n) => { const x = (h.deltas || {})[n] || 0; return `<td class="num ${SK.tone(x, lowFirst(s))}">${sign(x)}</td>`; }).join("")}<td class="muted">${handSummary(h)}</td></tr>`).join("") +
       `</table>` + ((s.corrections || []).length ? `<p class="muted">Corrections: ${s.corrections.map((c) => `${SK.esc(c.target)} ${sign(c.points)} (${SK.esc(c.reason)})`).join("; ")}</p>` : "");
   }
-  function sheetHTML(s) {  // Indian Chief: the seven boxes of each player's sheet
+  function sheetHTML(s) {  // a score sheet: one box per meld of each player's sheet
     const names = s.players.map((p) => p.name), box = {};
     names.forEach((n) => { box[n] = {}; });
     (s.hands || []).forEach((h) => Object.entries((h.details || {}).melds || {}).forEach(([n, m]) => { box[n][m.meld] = m.points; }));
@@ -83,7 +71,7 @@
     SK.$("#winner").innerHTML = s.phase === "game-over" ? `<div class="winner-banner" data-winner>${s.winner ? `${SK.esc(s.winner)} wins the game!` : "Game over: tied, no single winner"}</div>` : "";
     SK.$("#standings").innerHTML = standingsHTML(s, me);
     SK.$("#chips-box").hidden = !s.chips; if (s.chips) SK.$("#chips").innerHTML = chipsHTML(s);
-    SK.$("#sheet-box").hidden = GAME.name !== "indian-chief"; if (GAME.name === "indian-chief") SK.$("#sheet").innerHTML = sheetHTML(s);
+    SK.$("#sheet-box").hidden = !UI.meld_names; if (UI.meld_names) SK.$("#sheet").innerHTML = sheetHTML(s);
     SK.$("#hand-list").innerHTML = handListHTML(s);
   }
 
@@ -93,8 +81,10 @@
     function render() {
       renderCommon(t);
       SK.confirmBox(t, (last, me) => `<h2>Hand ${last.hand_no}</h2><p>You: <b>${sign((last.deltas || {})[me] || 0)}</b></p>`, "My score is right");
+      SK.amendNotice(t);
     }
     SK.onConfirm(t);
+    SK.onReconfirm(t);
     render();
     return;
   }
@@ -108,13 +98,12 @@
   const players = () => t.state.players.map((p) => p.name);
   const decks = (t.setup && t.setup.decks) || 1;
   let action = "hand", target = null, order = [], previewTimer = null;
-  const aid = {queens: 0, aces: 0};
+  const aid = {};
   const picker = {el: null, obj: null};
 
   // Fields the app fills itself: the hand number, the sheet's used melds, Carousel's boxes won,
   // Tong-Its seats (the table's seat order).
   const AUTO = new Set(["hand_no", "used", "hands_won", "players"]);
-  const PER_PLAYER_CARD_HELP = {"toss-hearts": "points taken", "tong-its": "deadwood", "three-thirteen": "deadwood", "rummy": "deadwood", "carousel": "deadwood"};
 
   function playerOptions(required, current) {
     return (required ? "" : `<option value="">(nobody)</option>`) + players().map((p) => `<option${p === current ? " selected" : ""}>${SK.esc(p)}</option>`).join("");
@@ -122,7 +111,7 @@
   function fieldHTML(f) {
     const lab = SK.esc(f.label), help = f.help ? `<small class="muted">${SK.esc(f.help)}</small>` : "";
     if (AUTO.has(f.name) || f.kind === "teams") return "";
-    if (f.name === "turn") return `<label>${lab}<input type="number" name="turn" min="1" max="7" value="${t.state.hand_no + 1}"></label>`;
+    if (f.name === "turn") return `<label>${lab}<input type="number" name="turn" min="1" max="${f.maximum ?? ""}" value="${t.state.hand_no + 1}"></label>`;
     if (f.per_player) {
       if (f.kind === "cards") return `<fieldset data-field="${f.name}"><legend>${lab}${help ? " &middot; " + SK.esc(f.help) : ""}</legend>${players().map((p) =>
         `<div class="prow" data-row="${SK.esc(p)}" data-field="${f.name}"><span class="pname">${SK.esc(p)}</span><input class="cards" data-cards="${f.name}" data-p="${SK.esc(p)}" placeholder="tap here, then pick cards, or type codes">
@@ -139,7 +128,7 @@
     switch (f.kind) {
       case "int": return `<label>${lab}<input type="number" name="${f.name}" step="1" min="${f.minimum ?? ""}" value="${f.default ?? ""}">${help}</label>`;
       case "bool": return `<label class="check"><input type="checkbox" name="${f.name}"${f.default ? " checked" : ""}> ${lab}</label>`;
-      case "choice": return `<label>${lab}<select name="${f.name}">${f.required ? "" : `<option value="">(none)</option>`}${f.choices.map((c) => `<option value="${c}">${SK.esc(WIN_NAMES[c] || c)}</option>`).join("")}</select>${help}</label>`;
+      case "choice": return `<label>${lab}<select name="${f.name}">${f.required ? "" : `<option value="">(none)</option>`}${f.choices.map((c) => `<option value="${c}">${SK.esc(UI.choice_labels[c] || c)}</option>`).join("")}</select>${help}</label>`;
       case "player": return `<label>${lab}<select name="${f.name}">${playerOptions(f.required, null)}</select>${help}</label>`;
       case "players": return `<fieldset data-field="${f.name}"><legend>${lab}</legend>${players().map((p) => `<label class="check"><input type="checkbox" data-many="${f.name}" value="${SK.esc(p)}"> ${SK.esc(p)}</label>`).join("")}</fieldset>`;
       case "order": return `<fieldset data-field="${f.name}"><legend>${lab}: tap the players in order</legend><div class="order-list">${players().map((p) => `<button type="button" data-order="${SK.esc(p)}">${SK.esc(p)}</button>`).join("")}
@@ -173,9 +162,10 @@
     return Object.entries(MELD_NAMES).filter(([m]) => !used.includes(m)).map(([m, l]) => `<option value="${m}">${l}</option>`).join("");
   }
   function extrasHTML() {
-    if (GAME.name === "toss-hearts") return `<label>Shot the moon<select id="moon"><option value="">(nobody)</option>${players().map((p) => `<option>${SK.esc(p)}</option>`).join("")}</select>
-      <small class="muted">fills in every heart and Queen of Spades for that player (option moon=${SK.esc(t.state.options.moon)})</small></label>`;
-    if (GAME.name === "three-thirteen") return `<p>Hand <b>${t.state.hand_no + 1}</b> of 11: <span class="wild" data-wild>${RANK_NAMES[t.state.hand_no + 3] || "-"} are wild</span></p>`;
+    const whole = UI.whole_suit;
+    if (whole) return `<label>${SK.esc(whole.label)}<select id="moon"><option value="">(nobody)</option>${players().map((p) => `<option>${SK.esc(p)}</option>`).join("")}</select>
+      <small class="muted">fills in ${SK.esc(whole.cards.join(" "))} for that player${t.state.options.moon ? ` (option moon=${SK.esc(t.state.options.moon)})` : ""}</small></label>`;
+    if (UI.wild_rank) return `<p>Hand <b>${t.state.hand_no + 1}</b> of ${UI.progress ? UI.progress.of : "?"}: <span class="wild" data-wild>${wildIn(t.state.hand_no + 1)} are wild</span></p>`;
     return "";
   }
   function buildForm() {
@@ -202,12 +192,11 @@
     SK.$$(".prow", form).forEach((r) => r.classList.toggle("sel", r.contains(input)));
     if (picker.obj) { picker.obj.cards = input.value.split(/[\s,]+/).filter(Boolean); picker.obj.rank = picker.obj.suit = picker.obj.sticky = null; picker.obj.render(); }
   }
-  function heartPoints(code) { return code.endsWith("he") && code.length > 2 ? 1 : code === "Qsp" ? 13 : 0; }
   function cardCounts() {
     SK.$$("input[data-cards]", form).forEach((i) => {
       const el = SK.$(`[data-count="${i.dataset.cards}:${i.dataset.p}"]`, form); if (!el) return;
       const codes = i.value.split(/[\s,]+/).filter(Boolean).map(SK.normCode);
-      el.textContent = GAME.name === "toss-hearts" ? `${codes.reduce((a, c) => a + heartPoints(c), 0)} pts` : codes.length ? `${codes.length} cards` : "";
+      el.textContent = UI.card_points ? `${codes.reduce((a, c) => a + (UI.card_points[c] || 0), 0)} pts` : codes.length ? `${codes.length} cards` : "";
     });
   }
   /* whoever ended the hand with no cards, whatever the game calls that field (the pack marks
@@ -221,13 +210,13 @@
   function entry() {
     const e = {};
     GAME.hand_form.forEach((f) => {
-      if (AUTO.has(f.name) && !(GAME.name === "indian-chief" && f.name === "used")) return;
+      if (AUTO.has(f.name) && f.name !== "used") return;
       if (f.name === "used") { e.used = Object.fromEntries(players().map((p) => [p, usedMelds(p)])); return; }
       if (f.per_player && f.kind === "cards") {
         // a blank row is "no cards" only for whoever went out (or knocked); else it is left out,
         // so the pack says whose cards are missing rather than scoring them 0
         const out = emptyHanded();
-        const m = {}; SK.$$(`input[data-cards="${f.name}"]`, form).forEach((i) => { const c = cardsOf(i); if (c.length || out.has(i.dataset.p) || GAME.name === "toss-hearts") m[i.dataset.p] = c; });
+        const m = {}; SK.$$(`input[data-cards="${f.name}"]`, form).forEach((i) => { const c = cardsOf(i); if (c.length || out.has(i.dataset.p) || UI.send_empty_cards) m[i.dataset.p] = c; });
         if (Object.keys(m).length || f.required) e[f.name] = m; return;
       }
       if (f.per_player && f.kind === "int") {
@@ -326,7 +315,7 @@
       SK.toast(action === "hand" ? `Hand ${r.data.state.hand_no} stored` : action === "undo" ? "Undone" : "Correction stored");
       SK.$("#refusal").innerHTML = "";
       if (action === "correction") { corr.elements.points.value = ""; corr.elements.reason.value = ""; }
-      aid.queens = aid.aces = 0; renderAid();
+      resetAid(); renderAid();
       if (action === "hand") drafts.clear();
       // the form is rebuilt by render() when the hand number changes (from this reply or the
       // live stream, whichever comes first), never after the keeper started the next hand
@@ -347,13 +336,13 @@
     SK.$("#refusal").innerHTML = ""; if (a !== "hand") SK.$("#preview-box").innerHTML = "";
     SK.options(corr.elements.target, players().map((p) => [p, p]), corr.elements.target.value || players()[0]);
   }
-  function renderAid() {  // Tossní: the keeper's count of stacked Queens and Ace skips this hand
-    if (GAME.name !== "tossni") return;
+  function resetAid() { Object.keys(aid).forEach((k) => { aid[k] = 0; }); }
+  function renderAid() {  // the keeper's tally counters of the hand in play, where the game has them
+    if (!UI.counters.length) return;
     const box = SK.$("#aid-box"); box.hidden = false;
-    box.innerHTML = `<h2>Keeper aid (this hand)</h2><div class="row">
-      <span class="counter">Stacked Queens: draw <b data-queens>${aid.queens * 2}</b> <button type="button" data-aid="queens+">+ Queen</button></span>
-      <span class="counter">Ace skips <b data-aces>${aid.aces}</b> <button type="button" data-aid="aces+">+ Ace</button></span>
-      <button type="button" data-aid="reset">Reset</button></div><p class="muted">Each stacked Queen adds 2 cards for the next player to draw; the count resets when someone draws.</p>`;
+    box.innerHTML = `<h2>Keeper aid (this hand)</h2><div class="row">${UI.counters.map((c) =>
+      `<span class="counter">${SK.esc(c.label)} <b data-${c.name}>${(aid[c.name] || 0) * c.step}</b> <button type="button" data-aid="${c.name}+">${SK.esc(c.button)}</button></span>`).join("")}
+      <button type="button" data-aid="reset">Reset</button></div><p class="muted">${SK.esc(UI.counters_note || "")}</p>`;
   }
   function render(what) {
     renderCommon(t);
@@ -382,9 +371,10 @@
       const p = ev.target.value;
       if (p) {
         const full = [];
-        for (let k = 0; k < decks; k++) { ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"].forEach((r) => full.push(r + "he")); full.push("Qsp"); }
-        SK.$$('input[data-cards="taken"]', form).forEach((i) => { i.value = i.dataset.p === p ? full.join(" ") : ""; });
-        const mine = SK.$(`input[data-cards="taken"][data-p="${CSS.escape(p)}"]`, form); if (mine) selectTarget(mine);
+        for (let k = 0; k < decks; k++) full.push(...UI.whole_suit.cards);
+        const field = UI.whole_suit.field;
+        SK.$$(`input[data-cards="${field}"]`, form).forEach((i) => { i.value = i.dataset.p === p ? full.join(" ") : ""; });
+        const mine = SK.$(`input[data-cards="${field}"][data-p="${CSS.escape(p)}"]`, form); if (mine) selectTarget(mine);
       }
     }
     cardCounts(); schedulePreview();
@@ -397,7 +387,8 @@
   SK.$("#submit").addEventListener("click", commit);
   SK.$("#aid-box").addEventListener("click", (ev) => {
     const b = ev.target.closest("button[data-aid]"); if (!b) return;
-    if (b.dataset.aid === "queens+") aid.queens += 1; else if (b.dataset.aid === "aces+") aid.aces += 1; else aid.queens = aid.aces = 0;
+    if (b.dataset.aid === "reset") resetAid();
+    else { const name = b.dataset.aid.replace(/\+$/, ""); aid[name] = (aid[name] || 0) + 1; }
     renderAid();
   });
   SK.$("#rotate").addEventListener("click", () => SK.rotateJoin(t.id));

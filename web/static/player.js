@@ -46,6 +46,7 @@
     SK.options(sel, (s.melds || []).map((m) => [String(m.id), `#${m.id} ${m.owner} (top ${m.top})`]), cur);
     tossJoker();
     SK.confirmBox(t, tallyHTML, "My hand tally is right");
+    SK.amendNotice(t);
     sentResult();
     const mine = (t.meta.proposals || []).filter((p) => p.player === me);
     SK.$("#my-proposals").innerHTML = mine.length ? `<p class="muted">Waiting for the keeper: ${mine.map((p) => p.kind === "hand" ? "your hand" : SK.describe(p.payload)).join("; ")}</p>` : "";
@@ -119,5 +120,6 @@
     } else SK.$("#p-result").innerHTML = `<div class="refusal">Refused: ${SK.esc(r.data.error)}</div>`;
   });
   SK.onConfirm(t);
+  SK.onReconfirm(t);
   render();
 })();

@@ -193,6 +193,7 @@ SK.describe = (e) => {
     case "end-hand": return e.went_out ? `Hand over: ${SK.esc(e.went_out)} went out` : "Hand abandoned";
     case "correction": return `Correction ${SK.esc(e.target)} ${e.points > 0 ? "+" : ""}${e.points}: ${SK.esc(e.reason)}`;
     case "undo": return "Undo of the last action";
+    case "amend": return `Amendment of #${e.target}: ${SK.describe(e.event)} <span class="muted" data-reason>(why: ${SK.esc(e.reason)})</span>${(e.remove || []).length ? ` removing ${e.remove.map((n) => `#${n}`).join(", ")}` : ""}`;
     case "set-top": return `Top card of meld #${e.meld} recorded: ${SK.cardHTML(e.top)}`;
     case "hand": return `Hand entered${e.entry && e.entry.hand_no ? ` (hand ${e.entry.hand_no})` : ""}`;
     default: return SK.esc(e.type);

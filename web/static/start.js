@@ -10,7 +10,7 @@
   const defaultNames = ["Ann", "Bob", "Cy", "Dee", "Eve", "Finn", "Gus", "Hal"];
   const GAMES = Object.fromEntries(JSON.parse(document.getElementById("games-data").textContent).map((g) => [g.name, g]));
   const packBox = document.getElementById("pack-options"), tossBox = document.getElementById("toss-only");
-  const game = () => GAMES[(form.querySelector("[name=game]:checked") || {}).value] || GAMES["complex-toss-rummy"];
+  const game = () => GAMES[(form.querySelector("[name=game]:checked") || {}).value] || Object.values(GAMES)[0];
   const isPack = () => game().engine === "hands";
   const teamNames = ["North", "South", "East"];
 
@@ -61,7 +61,7 @@
       teamsSel.value = "0"; teams();
       packBox.innerHTML = `<h2>Options <span class="muted">(${SK.esc(g.title)})</span></h2><div class="row">${(g.options || []).map(optionField).join("") || `<span class="muted">This game has no options.</span>`}
         <label><span>Decks (<code>decks</code>)</span><input type="number" data-opt="decks" data-kind="int" min="1" max="20" value="1"></label>
-        ${g.chips ? `<label><span>Chips each player starts with</span><input type="number" id="start-chips" min="0" step="1" placeholder="${g.name === "toss-colors" ? 20 : 0}">${g.name === "tong-its" ? `<small data-chips-help>Empty or 0: counts start at 0 and a count below 0 is what that player owes; set a stake such as 50 to start everyone with chips.</small>` : ""}</label>` : ""}</div>
+        ${g.chips ? `<label><span>Chips each player starts with</span><input type="number" id="start-chips" min="0" step="1" placeholder="${g.ui.start_chips}">${g.ui.start_chips_help ? `<small data-chips-help>${SK.esc(g.ui.start_chips_help)}</small>` : ""}</label>` : ""}</div>
         <p class="muted">${g.players.min === g.players.max ? `${g.players.min} players.` : `${g.players.min} to ${g.players.max} players.`} The keeper enters each hand; the app scores it.</p>`;
     }
     while (playersEl.children.length < g.players.min) addPlayer();
@@ -71,7 +71,7 @@
   /* the Toss options that apply to the chosen ruleset only, and its goal */
   function tossOptionsFor(name) {
     SK.$$("[data-only]", tossBox).forEach((el) => { el.hidden = el.dataset.only !== name; });
-    const goal = SK.$("[data-goal]", tossBox); if (goal) goal.placeholder = name === "toss-rummy" ? "1010" : "1000";
+    const goal = SK.$("[data-goal]", tossBox); if (goal) goal.placeholder = String((GAMES[name] || {}).goal || "");
   }
   function packOptions() {
     const out = {};

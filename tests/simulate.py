@@ -18,11 +18,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from scorekeeper.cards import Card, toss_deck
+from scorekeeper.engine.rules import apply
+from scorekeeper.engine.state import GAME_OVER, PLAYING, TableSetup, initial_state
 from scorekeeper.melds import judge_layoff, judge_meld, judge_toss
 from scorekeeper.rulesets import COMPLEX
-
-from .rules import apply
-from .state import GAME_OVER, PLAYING, TableSetup, initial_state
 
 Event = dict[str, Any]
 
