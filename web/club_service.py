@@ -716,8 +716,8 @@ class Club:
                 result = outcome(state)
                 for player in entry["players"]:
                     player["score"] = result.scores[player["name"]]
-                entry.update(hand_no=state.hand_no, leader=result.leader,
-                             finished=result.finished, winner=state.winner)
+                entry.update(hand_no=result.hand_no, leader=result.leader,
+                             finished=result.finished, winner=result.winner)
             tables.append(entry)
         return tables, byes
 

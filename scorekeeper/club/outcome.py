@@ -34,6 +34,12 @@ class TableOutcome:
     best_hand: dict[str, float | None]
     hands: int
     leader: str | None
+    hand_no: int = 0
+    winner: str | None = None
+
+
+class UnknownGameStateError(ValueError):
+    """A state of neither the Toss engine nor a game entered hand by hand."""
 
 
 def outcome(state: State) -> TableOutcome:
@@ -44,15 +50,17 @@ def outcome(state: State) -> TableOutcome:
         board = {p: float(state.totals[p]) for p in players}
         deltas = [dict(h.deltas) for h in state.hands]
         lower, finished = state.setup.pack.lower_wins, state.game_over
-        winner = state.winner
-    else:
+        winner, hand_no = state.winner, state.hand_no
+    elif isinstance(state, engine.GameState):
         setup = state.setup
         owners = dict(setup.owner_of)
         scores = state.hand_start if state.phase == engine.PLAYING else state.board_scores()
         board = {o: float(scores.get(o, 0)) for o in setup.board_owners}
         deltas = [dict(h["deltas"]) for h in state.hands]
         lower, finished = False, state.phase == engine.GAME_OVER
-        winner = state.winner
+        winner, hand_no = state.winner, state.hand_no
+    else:
+        raise UnknownGameStateError(f"no club outcome for a {type(state).__name__}")
     best: dict[str, float | None] = {}
     for player, owner in owners.items():
         values = [float(d[owner]) for d in deltas if owner in d]
@@ -61,4 +69,4 @@ def outcome(state: State) -> TableOutcome:
     if leader is None and any(board.values()):
         leader = sorted(board, key=lambda o: board[o] if lower else -board[o])[0]
     return TableOutcome({p: board[o] for p, o in owners.items()}, owners, finished, lower,
-                        best, len(deltas), leader)
+                        best, len(deltas), leader, hand_no, winner)
