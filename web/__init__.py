@@ -3,7 +3,7 @@ players' phones and the display, live, with no internet.
 
 >>> app = create_app({"TESTING": True, "DATABASE": ":memory:"})
 >>> sorted(bp for bp in app.blueprints)
-['api', 'pages', 'photos']
+['api', 'club', 'pages', 'photos']
 """
 
 from __future__ import annotations
@@ -55,11 +55,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     hooks: list[BoardHook] = []
     app.extensions["scorekeeper.board_hooks"] = hooks
 
-    from web import api, edge, pages, photos
+    from web import api, club, edge, pages, photos
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     photos.init_app(app)
+    club.init_app(app)
     edge.init_app(app)
     register_errors(app)
 
