@@ -4,8 +4,10 @@ Starts the app on the real server (127.0.0.1, a temporary SQLite file), opens th
 page in headless Chromium (Debian's /usr/bin/chromium, a 1024x768 tablet) and enters each
 action as a keeper would, tapping only what the form does not already show:
 
-- a 3-card meld right after the deal, and after a Next turn (7cl 7sp 7he: a rank, then suits);
-- a Toss (Cy captures Bob's 4he with the red joker and melds 5he 6he: a suit, then ranks);
+- a 3-card meld right after the deal, and after a Next turn (7cl 7sp 7he: a rank, then suits,
+  then the top card, whose tap enters the meld);
+- a Toss (Cy captures Bob's 4he with the red joker and melds 5he 6he: a suit, then ranks, then
+  the top card);
 - the end of a 4-player hand (Cy went out; three players' cards typed, Preview, Commit).
 
 A tap is a button or key pressed; choosing in a drop-down counts 2 (open it, pick); typing
@@ -131,7 +133,14 @@ def meld(count: Counter) -> None:
     count.action("meld")
     for key in ("[data-rank='7']", "[data-suit='cl']", "[data-suit='sp']", "[data-suit='he']"):
         count.tap(f"#picker {key}")
-    count.tap("#submit")
+    enter_with_top(count, "7cl")
+
+
+def enter_with_top(count: Counter, top: str) -> None:
+    """A meld that could show more than one top card is entered by tapping the top chosen."""
+    pick = f"#top-choice [data-top-pick='{top}']"
+    count.page.locator(pick).wait_for()
+    count.tap(pick)
 
 
 def toss(page: Page, url: str) -> Counter:
@@ -145,7 +154,7 @@ def toss(page: Page, url: str) -> Counter:
     count.choose("select[name=joker]", "jk-red")
     for key in ("[data-suit='he']", "[data-rank='5']", "[data-rank='6']"):
         count.tap(f"#picker {key}")
-    count.tap("#submit")
+    enter_with_top(count, "6he")
     table.stored()
     return count
 
