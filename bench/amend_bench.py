@@ -19,10 +19,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from scorekeeper import log
-from scorekeeper.engine import TableSetup
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from simulate import random_game  # noqa: E402  (the tests' simulator of legal games)
+from simulate import bench_setup, random_game  # noqa: E402  (the tests' simulator of legal games)
 
 
 def timed(runs: int, work: Callable[[], object]) -> tuple[float, float]:
@@ -41,11 +40,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
-    setup = TableSetup.from_json({
-        "players": ["ann", "bob", "cy", "dee"],
-        "teams": {"North": ["ann", "cy"], "South": ["bob", "dee"]},
-        "options": {"ruleset": "complex-toss-rummy", "goal": 1_000_000},
-    })
+    setup = bench_setup()
     events = json.loads(json.dumps(random_game(setup, seed=args.seed, max_events=args.events)))
     fold = log.begin(setup)
     for event in events:

@@ -18,10 +18,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from scorekeeper.engine import TableSetup, replay
+from scorekeeper.engine import replay
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from simulate import random_game  # noqa: E402  (the tests' simulator of legal games)
+from simulate import bench_setup, random_game  # noqa: E402  (the tests' simulator of legal games)
 
 TARGET_MS = 50.0
 
@@ -33,11 +33,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
 
-    setup = TableSetup.from_json({
-        "players": ["ann", "bob", "cy", "dee"],
-        "teams": {"North": ["ann", "cy"], "South": ["bob", "dee"]},
-        "options": {"ruleset": "complex-toss-rummy", "goal": 1_000_000},
-    })
+    setup = bench_setup()
     built = time.perf_counter()
     events = random_game(setup, seed=args.seed, max_events=args.events)
     built = time.perf_counter() - built

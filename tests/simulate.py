@@ -204,3 +204,12 @@ def random_game(setup: TableSetup, seed: int = 0, max_events: int = 2000,
         table.turn()
     return table.events[:max_events]
 
+
+def bench_setup() -> TableSetup:
+    """The benchmarks' table: four players in two teams, Complex Toss Rummy, the goal out of
+    reach so that one game lasts the whole log."""
+    return TableSetup.from_json({
+        "players": ["ann", "bob", "cy", "dee"],
+        "teams": {"North": ["ann", "cy"], "South": ["bob", "dee"]},
+        "options": {"ruleset": "complex-toss-rummy", "goal": 1_000_000},
+    })
