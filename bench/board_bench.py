@@ -139,13 +139,11 @@ def main() -> None:
     scenes = game(args.changes)
     hand = json.loads(HAND.read_text())
     try:
-        from scorekeeper import engine
+        from scorekeeper import log
+        from scorekeeper.game import read_setup
 
-        state = engine.initial_state(engine.TableSetup.from_json(hand["setup"]))
-        hand_scenes = []
-        for event in hand["events"]:
-            state = engine.apply(state, event)
-            hand_scenes.append(Scene.from_state(state.to_json()))
+        hand_scenes = [Scene.from_state(state.to_json())
+                       for state in log.trail(read_setup(hand["setup"]), hand["events"])]
     except ImportError:
         hand_scenes = []
     took = wled_restarts(typical, args.restarts)

@@ -1,4 +1,5 @@
-"""Replay speed of the game engine: a seeded, legal 2,000-event Complex Toss Rummy log.
+"""Replay speed of the one fold (scorekeeper.log) over the Toss engine: a seeded, legal
+2,000-event Complex Toss Rummy log.
 
     python bench/replay_bench.py [--events 2000] [--runs 15] [--seed 7]
 
@@ -18,7 +19,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from scorekeeper.engine import replay
+from scorekeeper.log import replay
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from simulate import bench_setup, random_game  # noqa: E402  (the tests' simulator of legal games)

@@ -67,10 +67,15 @@ StateT = TypeVar("StateT", bound=GameState)
 
 @runtime_checkable
 class Game(Protocol[SetupT, StateT]):
-    """One game: it describes itself, reads its setup, starts and applies one event.
+    """One game: it describes itself, reads its setup, starts, applies one of its own events
+    and moves a total by a correction.
 
-    ``apply`` never sees an ``undo`` (the fold in :mod:`scorekeeper.log` returns to
-    ``state.previous``); it raises an input error (malformed event) or a rule refusal.
+    ``event_types`` are the game's own events; the fold in :mod:`scorekeeper.log` answers
+    ``correction``, ``undo`` and ``amend`` for every game. ``apply`` never sees them: it raises
+    an input error (malformed event) or a rule refusal. ``adjust`` gets a correction the fold
+    has read (a target among ``correction_targets``, points other than 0, a reason) and only
+    says how the total moves (and whether the game is then over); it refuses a game that is
+    over.
     """
 
     @property
@@ -100,6 +105,10 @@ class Game(Protocol[SetupT, StateT]):
     def start(self, setup: SetupT) -> StateT: ...
 
     def apply(self, state: StateT, event: Incoming) -> StateT: ...
+
+    def correction_targets(self, setup: SetupT) -> tuple[str, ...]: ...
+
+    def adjust(self, state: StateT, target: str, points: int, reason: str) -> StateT: ...
 
 
 AnyGame = Game[Any, Any]

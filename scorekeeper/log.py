@@ -2,9 +2,11 @@
 
 Every game (:mod:`scorekeeper.game`) is folded here, by the command line, the web app's store
 and the LED board alike. The fold reads each event's outline once (a JSON object whose
-``"type"`` the game knows), answers ``undo`` itself (the state before the latest event still in
-effect) and ``amend`` (an event that supersedes an earlier one, see :func:`amend`), and hands
-every other event to the game.
+``"type"`` the game or the fold knows) and answers the events every game shares itself:
+``undo`` (the state before the latest event still in effect), ``amend`` (an event that
+supersedes an earlier one, see :func:`amend`) and ``correction`` (points added to a player's or
+a team's total, read once here and given to the game's ``adjust``). Every other event goes to
+the game's ``apply``.
 
 An event's number is its place in the log, from 1. A :class:`Fold` keeps the events in effect
 with their numbers, so an amendment can fold the corrected log again and re-check every later
@@ -15,6 +17,9 @@ event by the rules; the log itself only grows.
 >>> state = replay(setup, [{"type": "hand", "entry": {"taken": {"ann": ["Qsp"]}}}])
 >>> state.to_json()["players"][0]["score"], apply(state, {"type": "undo"}).events_applied
 (13, 0)
+>>> apply(state, {"type": "correction", "target": "bob", "points": 5, "reason": "a miscount"}
+...       ).to_json()["corrections"][0]["points"]
+5
 >>> apply(state, {"type": "bogus"})
 Traceback (most recent call last):
 ...
@@ -42,6 +47,9 @@ State = TypeVar("State", bound=GameState)
 
 UNDO: Final = "undo"
 AMEND: Final = "amend"
+CORRECTION: Final = "correction"
+#: The events every game shares, answered by the fold (after the game's own in every list).
+FOLD_EVENTS: Final[tuple[str, ...]] = (CORRECTION, UNDO, AMEND)
 
 
 class MalformedEventError(EventError):
@@ -54,6 +62,15 @@ class UnknownEventError(EventError):
 
 class NothingToUndoError(RuleViolation):
     """An ``undo`` with no event left in effect."""
+
+
+class MalformedCorrectionError(EventError):
+    """A ``correction`` whose target is nobody at the table, or whose points or reason are
+    not what a correction holds."""
+
+
+class CorrectionRefusedError(RuleViolation):
+    """A well-formed ``correction`` that changes nothing (0 points) or gives no reason."""
 
 
 class MalformedAmendmentError(EventError):
@@ -152,6 +169,16 @@ class Fold:
         return tuple(reversed(out))
 
 
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """A ``correction`` read: ``points`` (never 0) added to ``target``'s total (a player, or a
+    team where the game has teams), for ``reason``."""
+
+    target: str
+    points: int
+    reason: str
+
+
 @dataclass(frozen=True)
 class Amendment:
     """An ``amend`` event read: which event it supersedes, with what, why, and the later
@@ -185,8 +212,62 @@ def read_event(event: object, types: Iterable[str]) -> Mapping[str, Any]:
 
 
 def event_types(setup: GameSetup) -> tuple[str, ...]:
-    """Every event type the fold reads for this setup's game (``amend`` included)."""
-    return (*game_of(setup).event_types, AMEND)
+    """Every event type the fold reads for this setup's game: the game's own, then
+    ``correction``, ``undo`` and ``amend``."""
+    return (*game_of(setup).event_types, *FOLD_EVENTS)
+
+
+def read_correction(event: Mapping[str, Any], setup: GameSetup) -> Correction:
+    """A ``correction`` event: ``{"type": "correction", "target": NAME, "points": N,
+    "reason": "..."}``, the same reading and messages at every table; a malformed field is an
+    input error, 0 points or no reason a refusal.
+
+    >>> from scorekeeper.game import read_setup
+    >>> setup = read_setup({"game": "rummy", "players": ["ann", "bob"]})
+    >>> read_correction({"target": "ann", "points": -5, "reason": " miscount "}, setup)
+    Correction(target='ann', points=-5, reason='miscount')
+    >>> read_correction({"target": "zed", "points": 5, "reason": "x"}, setup)
+    Traceback (most recent call last):
+    ...
+    scorekeeper.log.MalformedCorrectionError: correction target 'zed' is neither a player nor \
+a team at this table: "target" is one of ann, bob
+    """
+    targets = game_of(setup).correction_targets(setup)
+    target = event.get("target")
+    if not isinstance(target, str) or target not in targets:
+        raise MalformedCorrectionError(
+            f"correction target {target!r} is neither a player nor a team at this table:"
+            f' "target" is one of {", ".join(targets)}')
+    points = event.get("points")
+    if points is None:
+        raise MalformedCorrectionError(
+            "the correction needs its points: a whole number such as 10 or -20")
+    if not isinstance(points, int) or isinstance(points, bool):
+        raise MalformedCorrectionError(
+            f'"points" must be a whole number of points such as 10 or -20, not {points!r}')
+    reason = event.get("reason")
+    if reason is not None and not isinstance(reason, str):
+        raise MalformedCorrectionError(
+            '"reason" must be a sentence saying why the score is corrected')
+    if points == 0:
+        raise CorrectionRefusedError("A correction of 0 points changes nothing.")
+    if reason is None or not reason.strip():
+        raise CorrectionRefusedError(
+            "A correction needs a reason, so the table can see why the score changed.")
+    return Correction(target, points, reason.strip())
+
+
+def play(state: State, event: Mapping[str, Any]) -> State:
+    """The state after one event of the game's own or a ``correction`` (read by the fold and
+    given to the game's ``adjust``); neither ``undo`` nor ``amend``."""
+    game = game_of(state.setup)
+    if event["type"] == CORRECTION:
+        correction = read_correction(event, state.setup)
+        adjusted: State = game.adjust(state, correction.target, correction.points,
+                                      correction.reason)
+        return adjusted
+    after: State = game.apply(state, event)
+    return after
 
 
 def undo(state: State) -> State:
@@ -201,15 +282,13 @@ def undo(state: State) -> State:
 def apply(state: State, event: object) -> State:
     """The state after one event (``state`` never changes); a refusal raises. An ``amend``
     needs the log: fold it with :func:`step`."""
-    game = game_of(state.setup)
     checked = read_event(event, event_types(state.setup))
     if checked["type"] == UNDO:
         return undo(state)
     if checked["type"] == AMEND:
         raise AmendmentNeedsLogError(
             "an amendment is folded with the log it amends: use scorekeeper.log.step")
-    after: State = game.apply(state, checked)
-    return after
+    return play(state, checked)
 
 
 def start(setup: GameSetup) -> GameState:
@@ -236,7 +315,7 @@ def step(fold: Fold, event: object, seq: int | None = None) -> Fold:
         plan = amend(fold, read_amendment(checked, fold.setup))
         return Fold(fold.setup, _after(plan.state, fold.state), _chain(plan.entries), number,
                     fold, (*fold.amendments, number))
-    state = game_of(fold.setup).apply(fold.state, checked)
+    state = play(fold.state, checked)
     return Fold(fold.setup, state, Entry(number, checked, fold.last), number, fold,
                 fold.amendments)
 
@@ -259,10 +338,9 @@ def read_amendment(event: Mapping[str, Any], setup: GameSetup) -> Amendment:
         raise MalformedAmendmentError(
             '"target" is the number of the event to amend (its # in the history), e.g. 4')
     replacement = event.get("event")
-    kinds = game_of(setup).event_types
-    if (not isinstance(replacement, Mapping) or replacement.get("type") in (UNDO, AMEND)
-            or replacement.get("type") not in kinds):
-        plays = ", ".join(k for k in kinds if k != UNDO)
+    kinds = (*game_of(setup).event_types, CORRECTION)
+    if not isinstance(replacement, Mapping) or replacement.get("type") not in kinds:
+        plays = ", ".join(kinds)
         raise MalformedAmendmentError(
             f'"event" is the corrected event, a JSON object whose "type" is one of {plays}')
     reason = event.get("reason")
@@ -301,12 +379,11 @@ def plan(fold: Fold, amendment: Amendment) -> Plan:
         raise MalformedAmendmentError(
             f"only later events in effect can be removed with the amendment of update "
             f"{amendment.target}, not {', '.join(str(n) for n in sorted(outside))}")
-    game = game_of(fold.setup)
     state = start(fold.setup)
     for entry in entries[:index]:  # unchanged events, which held before and hold again
-        state = game.apply(state, entry.event)
+        state = play(state, entry.event)
     try:
-        state = game.apply(state, amendment.event)
+        state = play(state, amendment.event)
     except ValueError as exc:
         kind = (AmendedEventRefusedError if isinstance(exc, RuleRefusalError)
                 else AmendedEventInvalidError)
@@ -315,7 +392,7 @@ def plan(fold: Fold, amendment: Amendment) -> Plan:
     broken: list[Broken] = []
     for entry in entries[index + 1:]:
         try:
-            after = game.apply(state, entry.event)
+            after = play(state, entry.event)
         except ValueError as exc:
             broken.append(Broken(entry.seq, str(entry.event.get("type")), str(exc)))
             continue
@@ -349,11 +426,10 @@ def changed_hands(before: GameState, after: GameState) -> list[int]:
 def timeline(fold: Fold) -> Iterator[tuple[int, GameState]]:
     """Each event in effect with the state after it (``0``: the start), the log as it now
     stands folded again: amended events as amended, undone and removed ones left out."""
-    game = game_of(fold.setup)
     state = start(fold.setup)
     yield 0, state
     for entry in fold.entries:
-        state = game.apply(state, entry.event)
+        state = play(state, entry.event)
         yield entry.seq, state
 
 

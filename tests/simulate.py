@@ -17,8 +17,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from scorekeeper import log
 from scorekeeper.cards import Card, toss_deck
-from scorekeeper.engine.rules import apply
 from scorekeeper.engine.state import GAME_OVER, PLAYING, TableSetup, initial_state
 from scorekeeper.melds import judge_layoff, judge_meld, judge_toss
 from scorekeeper.rulesets import COMPLEX
@@ -39,7 +39,7 @@ class _Table:
 
     # -- bookkeeping --
     def emit(self, event: Event) -> None:
-        self.state = apply(self.state, event)
+        self.state = log.apply(self.state, event)
         self.events.append(event)
 
     def play(self, event: Event, player: str, cards: Sequence[Card]) -> None:

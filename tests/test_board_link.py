@@ -32,13 +32,9 @@ HAND_EVENTS: list[dict[str, Any]] = HAND["events"]
 
 def hand_states() -> list[dict[str, Any]]:
     """``GameState.to_json()`` after every event of a four-player team hand."""
-    engine = pytest.importorskip("scorekeeper.engine")
-    state = engine.initial_state(engine.TableSetup.from_json(SETUP))
-    states = []
-    for event in HAND_EVENTS:
-        state = engine.apply(state, event)
-        states.append(state.to_json())
-    return states
+    log = pytest.importorskip("scorekeeper.log")
+    game = pytest.importorskip("scorekeeper.game")
+    return [state.to_json() for state in log.trail(game.read_setup(SETUP), HAND_EVENTS)]
 
 
 def expected_leds(boards: list[dict[str, Any]]) -> dict[int, tuple[int, int, int]]:

@@ -13,11 +13,10 @@ from scorekeeper.engine import (
     RuleViolation,
     SetupError,
     TableSetup,
-    apply,
     initial_state,
     preview_end_hand,
-    replay,
 )
+from scorekeeper.log import apply, replay
 from scorekeeper.rulesets import TossOptions
 
 FOUR = ("ann", "bob", "cy", "dee")

@@ -13,7 +13,8 @@ import pytest
 from simulate import random_game
 
 from scorekeeper.cli import main
-from scorekeeper.engine import TableSetup, replay
+from scorekeeper.engine import TableSetup
+from scorekeeper.log import replay
 
 SETUP = {"players": ["ann", "bob", "cy", "dee"],
          "teams": {"North": ["ann", "cy"], "South": ["bob", "dee"]}}

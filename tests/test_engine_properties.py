@@ -16,10 +16,9 @@ from scorekeeper.engine import (
     EngineError,
     GameState,
     TableSetup,
-    apply,
     initial_state,
-    replay,
 )
+from scorekeeper.log import apply, replay
 
 SETUPS = (
     {"players": ["ann", "bob"]},
@@ -176,7 +175,7 @@ def test_the_board_never_holds_more_copies_than_the_decks(which: tuple[int, int]
 CARD_CODES = ("Kcl", "Ksp", "Khe", "Kdi", "10di", "9di", "8di", "7di", "boss", "jk-red",
               "jk-blue", "null", "Acl", "2cl", "3cl", "bogus")
 junk_events = st.fixed_dictionaries(
-    {"type": st.sampled_from((*EVENT_TYPES, "shuffle"))},
+    {"type": st.sampled_from((*EVENT_TYPES, "correction", "undo", "shuffle"))},
     optional={
         "player": st.sampled_from(("ann", "bob", "cy", "dee", "zed")),
         "dealer": st.sampled_from(("ann", "bob", "zed", None)),

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.engine import RuleViolation, TableSetup, apply, replay
+from scorekeeper.engine import RuleViolation, TableSetup
+from scorekeeper.log import apply, replay
 
 SETUP = TableSetup.from_json({"players": ["ann", "bob"],
                               "options": {"ruleset": "complex-toss-rummy"}})

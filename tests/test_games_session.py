@@ -7,14 +7,13 @@ import json
 
 import pytest
 
-from scorekeeper import engine, tables
+from scorekeeper import engine, log, tables
 from scorekeeper.games.base import GameError, HandEntryError
 from scorekeeper.games.session import (
     SessionSetup,
     SessionState,
     apply_session,
     initial_session,
-    replay_session,
 )
 
 
@@ -30,7 +29,7 @@ def hand(**entry: object) -> dict[str, object]:
 
 def test_hearts_totals_add_up_hand_by_hand() -> None:
     # RULES 5: each heart 1, the Queen of Spades 13.
-    state = replay_session(hearts(), [
+    state = log.replay(hearts(), [
         hand(taken={"ann": ["Qsp", "2he"], "bob": ["3he"]}),
         hand(taken={"cy": ["Qsp"], "bob": ["4he", "5he"]}),
     ])
@@ -42,12 +41,12 @@ def test_hearts_totals_add_up_hand_by_hand() -> None:
 
 
 def test_hearts_game_ends_past_the_limit_lowest_wins_and_then_refuses_hands() -> None:
-    state = replay_session(hearts(["ann", "bob"], limit=10), [hand(taken={"ann": ["Qsp"]})])
+    state = log.replay(hearts(["ann", "bob"], limit=10), [hand(taken={"ann": ["Qsp"]})])
     assert state.game_over and state.winner == "bob"
     with pytest.raises(GameError, match="the game is over"):
         apply_session(state, hand(taken={"bob": ["2he"]}))
     # Undo reopens the game exactly as it was before that hand.
-    assert apply_session(state, {"type": "undo"}).to_json() == initial_session(
+    assert log.apply(state, {"type": "undo"}).to_json() == initial_session(
         state.setup).to_json()
 
 
@@ -55,7 +54,7 @@ def test_three_thirteen_carries_the_hand_number_for_the_wild_rank() -> None:
     setup = SessionSetup.from_json({"game": "three-thirteen", "players": ["ann", "bob"]})
     # Hand 1: 3s are wild, so 3cl completes ann's 5-6 of hearts; hand 2: 4s are wild.
     first = hand(hands={"ann": ["5he", "6he", "3cl"], "bob": ["Kcl", "2sp", "9di"]})
-    state = replay_session(setup, [first])
+    state = log.replay(setup, [first])
     assert state.hands[0].entry["hand_no"] == 1
     assert state.hands[0].deltas == {"ann": 0, "bob": 21}
     second = hand(hands={"ann": ["5he", "6he", "3cl"], "bob": ["4cl", "4sp", "4di"]})
@@ -67,7 +66,7 @@ def test_three_thirteen_carries_the_hand_number_for_the_wild_rank() -> None:
 
 def test_carousel_carries_hands_won_to_the_next_hand() -> None:
     setup = SessionSetup.from_json({"game": "carousel", "players": ["ann", "bob"]})
-    state = replay_session(setup, [
+    state = log.replay(setup, [
         hand(knocker="ann", hands={"ann": ["Acl"], "bob": ["Kcl", "Qcl"]}),
         hand(knocker="ann", hands={"ann": ["2cl"], "bob": ["Kcl"]}),
     ])
@@ -78,27 +77,27 @@ def test_carousel_carries_hands_won_to_the_next_hand() -> None:
 
 def test_corrections_need_a_reason_and_points_and_undo_removes_them() -> None:
     state = initial_session(hearts())
-    with pytest.raises(GameError, match="reason"):
-        apply_session(state, {"type": "correction", "target": "ann", "points": 5, "reason": " "})
-    with pytest.raises(GameError, match="target"):
-        apply_session(state, {"type": "correction", "target": "zed", "points": 5, "reason": "x"})
-    corrected = apply_session(
+    with pytest.raises(log.CorrectionRefusedError, match="reason"):
+        log.apply(state, {"type": "correction", "target": "ann", "points": 5, "reason": " "})
+    with pytest.raises(log.MalformedCorrectionError, match="target"):
+        log.apply(state, {"type": "correction", "target": "zed", "points": 5, "reason": "x"})
+    corrected = log.apply(
         state, {"type": "correction", "target": "ann", "points": -5, "reason": "miscount"})
     assert corrected.totals["ann"] == -5
     assert corrected.to_json()["corrections"][0]["reason"] == "miscount"
-    assert apply_session(corrected, {"type": "undo"}) is state
+    assert log.apply(corrected, {"type": "undo"}) is state
 
 
 def test_refused_events_leave_the_state_alone() -> None:
-    state = replay_session(hearts(), [hand(taken={"ann": ["2he"]})])
+    state = log.replay(hearts(), [hand(taken={"ann": ["2he"]})])
     before = json.dumps(state.to_json())
     for bad in (hand(taken={"zed": ["2he"]}), hand(taken={"ann": ["2he", "2he"]}),
                 {"type": "meld"}, {"type": "hand"}, "junk"):
         with pytest.raises(ValueError):
             apply_session(state, bad)  # type: ignore[arg-type]
     assert json.dumps(state.to_json()) == before
-    with pytest.raises(GameError, match="nothing to undo"):
-        apply_session(initial_session(hearts()), {"type": "undo"})
+    with pytest.raises(log.NothingToUndoError, match="nothing to undo"):
+        log.apply(initial_session(hearts()), {"type": "undo"})
 
 
 def test_setup_is_validated() -> None:
@@ -136,13 +135,13 @@ def test_chip_counts_follow_the_hands_of_the_chip_games() -> None:
     assert SessionSetup.from_json(colors.to_json()) == colors
     made = {"type": "hand", "entry": {"bidder": "a", "partner": "b", "bid": 3,
                                       "tricks": {"a": 2, "b": 2, "c": 1}}}
-    state = replay_session(colors, [made])
+    state = log.replay(colors, [made])
     chips = state.to_json()["chips"]
     # pot 9: two thirds (6) to the bidder, one third (3) to the partner
     assert chips["counts"] == {"a": 12, "b": 9, "c": 6} and chips["pot"] == 0
     nil = {"type": "hand", "entry": {"bidder": "c", "bid": 0, "nil": True, "alone": True,
                                      "tricks": {"a": 3, "b": 2, "c": 0}}}
-    after = replay_session(colors, [made, nil]).to_json()["chips"]
+    after = log.replay(colors, [made, nil]).to_json()["chips"]
     assert after["counts"] == chips["counts"] and "Nil" in after["error"]
     assert initial_session(hearts()).to_json()["chips"] is None
     with pytest.raises(GameError, match="start_chips"):

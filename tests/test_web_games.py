@@ -196,7 +196,10 @@ def test_corrections_and_the_game_end_with_the_winner(client: FlaskClient) -> No
     assert again.status_code == 422 and "game is over" in again.json["error"]
     bad = post(client, table, 2, {"type": "correction", "target": "zed", "points": 1,
                                   "reason": "x"})
-    assert bad.status_code == 422
+    # nobody of that name: an input error, as at a Toss table (the fold reads corrections)
+    assert bad.status_code == 400
+    assert bad.json["error"] == ("correction target 'zed' is neither a player nor a team at "
+                                 'this table: "target" is one of ann, bob')
 
 
 def test_players_cannot_propose_at_a_rules_pack_table(client: FlaskClient) -> None:

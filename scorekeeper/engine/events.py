@@ -96,15 +96,6 @@ class EndHand:
 
 
 @dataclass(frozen=True, slots=True)
-class Correction:
-    """``points`` added to ``target`` (a player or a team) for ``reason``."""
-
-    target: str
-    points: int
-    reason: str | None
-
-
-@dataclass(frozen=True, slots=True)
 class SetTop:
     """Meld ``meld`` shows ``top`` on top."""
 
@@ -112,13 +103,7 @@ class SetTop:
     top: Card
 
 
-@dataclass(frozen=True, slots=True)
-class Undo:
-    """Take back the latest event still in effect."""
-
-
-TossEvent = (NewHand | Meld | LayOff | Toss | DoubleCross | Steal | NextTurn | EndHand
-             | Correction | SetTop | Undo)
+TossEvent = NewHand | Meld | LayOff | Toss | DoubleCross | Steal | NextTurn | EndHand | SetTop
 
 
 def read_event(setup: TableSetup, event: Incoming) -> TossEvent:
@@ -187,25 +172,6 @@ class _Fields:
             hands[name] = card_list(codes, f"hands of {name}")
         return hands
 
-    def correction(self) -> Correction:
-        setup = self.setup
-        target = self.field("target")
-        if not isinstance(target, str) or (target not in setup.team_of
-                                           and target not in setup.members_of):
-            raise EventError(f"correction target {target!r} is neither a player nor a team"
-                             f" (boards: {', '.join(setup.board_owners)})")
-        points = self.field("points")
-        if points is None:
-            raise EventError("the correction needs its points: a whole number such as 10 or"
-                             " -20")
-        if not isinstance(points, int) or isinstance(points, bool):
-            raise EventError(f'"points" must be a whole number of points such as 10 or -20,'
-                             f" not {points!r}")
-        reason = self.event.get("reason")
-        if reason is not None and not isinstance(reason, str):
-            raise EventError('"reason" must be a sentence saying why the score is corrected')
-        return Correction(target, points, reason)
-
 
 def parse_card(value: object, name: str) -> Card:
     """One card of the Toss deck from its code; ``name`` says which field it is."""
@@ -249,10 +215,9 @@ _READERS: Final[dict[str, Callable[[_Fields], TossEvent]]] = {
     "steal": lambda f: Steal(player=f.player(), card=f.card("card"), meld=f.meld()),
     "next-turn": lambda f: NextTurn(f.maybe_player("player")),
     "end-hand": lambda f: EndHand(f.maybe_player("went_out"), f.hands()),
-    "correction": _Fields.correction,
-    "undo": lambda f: Undo(),
     "set-top": lambda f: SetTop(f.meld(), f.card("top")),
 }
 
-#: Every event type of the Toss engine.
+#: Every event type of the Toss engine (``correction``, ``undo`` and ``amend`` are the fold's:
+#: :mod:`scorekeeper.log`).
 EVENT_TYPES: Final[tuple[str, ...]] = tuple(_READERS)

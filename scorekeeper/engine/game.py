@@ -5,6 +5,8 @@ engine's setup, fold and description behind the :class:`~scorekeeper.game.Game` 
 >>> setup = game.read_setup({"players": ["ann", "bob"]})
 >>> game.apply(game.start(setup), {"type": "new-hand", "dealer": "ann"}).turn
 'bob'
+>>> game.adjust(game.start(setup), "ann", 20, "carried over").scores["ann"]
+20
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from scorekeeper.engine.events import EVENT_TYPES
-from scorekeeper.engine.rules import apply
+from scorekeeper.engine.rules import adjust, apply
 from scorekeeper.engine.state import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -78,3 +80,11 @@ class TossGame:
 
     def apply(self, state: GameState, event: Incoming) -> GameState:
         return apply(state, event)
+
+    def correction_targets(self, setup: TableSetup) -> tuple[str, ...]:
+        """A correction moves a player's score or a team's board."""
+        teams = tuple(owner for owner in setup.board_owners if owner not in setup.team_of)
+        return (*setup.players, *teams)
+
+    def adjust(self, state: GameState, target: str, points: int, reason: str) -> GameState:
+        return adjust(state, target, points)

@@ -1,27 +1,32 @@
-"""The game engine's fold: how each event changes the state, and which events break a rule
+"""The game engine's rules: how each event changes the state, and which events break a rule
 (docs/rules.md sections 2 and 3; readings in ``docs/rules-readings.md``, "Game engine").
 
 >>> from scorekeeper.engine.state import TableSetup, initial_state
->>> s = replay(TableSetup(players=("ann", "bob")), [
-...     {"type": "new-hand", "dealer": "bob"},
-...     {"type": "meld", "player": "ann", "cards": ["Kcl", "Ksp", "Khe"], "top": "Kcl"}])
+>>> s = apply(initial_state(TableSetup(players=("ann", "bob"))),
+...           {"type": "new-hand", "dealer": "bob"})
+>>> s = apply(s, {"type": "meld", "player": "ann", "cards": ["Kcl", "Ksp", "Khe"],
+...               "top": "Kcl"})
 >>> s.scores["ann"], s.turn, s.melds[0].top.code
 (30, 'ann', 'Kcl')
 >>> apply(s, {"type": "meld", "player": "bob", "cards": ["2cl", "2sp", "2he"]})
 Traceback (most recent call last):
 ...
 scorekeeper.engine.state.RuleViolation: It is ann's turn, not bob's.
+>>> adjust(s, "bob", 15).scores["bob"]
+15
+
+``correction``, ``undo`` and ``amend`` are the fold's (:mod:`scorekeeper.log`): a correction
+reaches the engine through :func:`adjust`, read and checked once by the fold.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from scorekeeper.cards import Card, TooManyCopiesError
 from scorekeeper.engine.events import (
-    Correction,
     DoubleCross,
     EndHand,
     LayOff,
@@ -32,7 +37,6 @@ from scorekeeper.engine.events import (
     Steal,
     Toss,
     TossEvent,
-    Undo,
     read_event,
 )
 from scorekeeper.melds import Verdict, judge_layoff, judge_meld, judge_toss
@@ -50,8 +54,6 @@ from .state import (
     GameState,
     PlayPart,
     RuleViolation,
-    TableSetup,
-    initial_state,
 )
 
 #: The fields of the state an event changes, by name.
@@ -59,11 +61,11 @@ Changes = dict[str, object]
 
 
 def apply(state: GameState, event: Incoming) -> GameState:
-    """Return the state after ``event``; ``state`` is never changed.
+    """Return the state after one of the engine's own events; ``state`` is never changed.
 
     Raises :class:`EventError` for a malformed event and :class:`RuleViolation` (with a
-    one-sentence ``reason``) for an event that breaks a rule. An ``undo`` returns exactly the
-    state before the latest event still in effect.
+    one-sentence ``reason``) for an event that breaks a rule. ``undo`` and ``correction`` are
+    the fold's (:func:`scorekeeper.log.apply`).
     """
     if type(event) is not dict and not isinstance(event, Mapping):
         raise EventError('an event is a JSON object with a "type"')
@@ -72,25 +74,29 @@ def apply(state: GameState, event: Incoming) -> GameState:
 
 def apply_event(state: GameState, event: TossEvent) -> GameState:
     """:func:`apply` for an event already read (:func:`scorekeeper.engine.events.read_event`)."""
-    if isinstance(event, Undo):
-        if state.previous is None:
-            raise RuleViolation("There is nothing to undo.")
-        return state.previous
+    _require_not_over(state)
+    return _next(state, _changes(state, event))
+
+
+def adjust(state: GameState, target: str, points: int) -> GameState:
+    """The state after a correction the fold has read (:func:`scorekeeper.log.read_correction`):
+    ``points`` added to a player's score or to a team's board. In Complex, or between hands,
+    a board it takes to the goal wins."""
+    _require_not_over(state)
+    return _next(state, _adjusted(state, target, points))
+
+
+def _require_not_over(state: GameState) -> None:
     if state.phase == GAME_OVER:
         raise RuleViolation(f"The game is over ({state.winner} won): no further play is"
                             " recorded, but the last event can be undone.")
-    changes = _changes(state, event)
+
+
+def _next(state: GameState, changes: Changes) -> GameState:
+    """The state after one more event in effect, which changed ``changes``."""
     changes["events_applied"] = state.events_applied + 1
     changes["previous"] = state
     return _evolve(state, changes)
-
-
-def replay(setup: TableSetup, events: Iterable[Incoming]) -> GameState:
-    """Fold a whole event log from the initial state (raises at the first refused event)."""
-    state = initial_state(setup)
-    for event in events:
-        state = apply(state, event)
-    return state
 
 
 def preview_end_hand(state: GameState, went_out: str | None,
@@ -581,14 +587,8 @@ def _end_hand(state: GameState, event: EndHand) -> Changes:
     return changes
 
 
-def _correction(state: GameState, event: Correction) -> Changes:
+def _adjusted(state: GameState, target: str, points: int) -> Changes:
     setup = state.setup
-    target, points, reason = event.target, event.points, event.reason
-    if not reason or not reason.strip():
-        raise RuleViolation("A correction needs a reason, so the table can see why the score"
-                            " changed.")
-    if points == 0:
-        raise RuleViolation("A correction of 0 points changes nothing.")
     scores, team_adjust = state.scores, state.team_adjust
     changes: Changes = {}
     if target in setup.team_of:
@@ -627,7 +627,7 @@ def _set_top(state: GameState, event: SetTop) -> Changes:
 
 
 def _changes(state: GameState, event: TossEvent) -> Changes:
-    """What one event (not an undo) changes in the state."""
+    """What one of the engine's events changes in the state."""
     match event:
         case NewHand():
             return _new_hand(state, event)
@@ -645,8 +645,6 @@ def _changes(state: GameState, event: TossEvent) -> Changes:
             return _next_turn(state, event)
         case EndHand():
             return _end_hand(state, event)
-        case Correction():
-            return _correction(state, event)
         case SetTop():
             return _set_top(state, event)
     raise AssertionError(f"no rule applies {event!r}")

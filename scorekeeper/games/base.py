@@ -229,10 +229,10 @@ class RulesPack(ABC):
     summary: ClassVar[str] = ""
     #: How the game ends (:class:`GameEnd`): by default the table decides.
     end: ClassVar[GameEnd] = GameEnd()
-    #: A rules pack is played hand by hand: the keeper enters each hand (``hand``), or
-    #: corrects a total (``correction``); ``undo`` is the fold's.
+    #: A rules pack is played hand by hand: the keeper enters each hand (``hand``);
+    #: ``correction``, ``undo`` and ``amend`` are the fold's (:mod:`scorekeeper.log`).
     engine: ClassVar[str] = "hands"
-    event_types: ClassVar[tuple[str, ...]] = ("hand", "correction", "undo")
+    event_types: ClassVar[tuple[str, ...]] = ("hand",)
 
     # -- the Game protocol (scorekeeper.game): a whole game as a fold over its events ------
 
@@ -255,6 +255,16 @@ class RulesPack(ABC):
         from scorekeeper.games.session import apply_session
 
         return apply_session(state, event)
+
+    def correction_targets(self, setup: SessionSetup) -> tuple[str, ...]:
+        """A correction moves one player's total."""
+        return setup.players
+
+    def adjust(self, state: SessionState, target: str, points: int,
+               reason: str) -> SessionState:
+        from scorekeeper.games.session import adjust_session
+
+        return adjust_session(state, target, points, reason)
 
     def card_value(self, card: Card) -> int:
         """The points of one card in this game (deadwood or penalty value)."""

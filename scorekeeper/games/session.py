@@ -1,26 +1,26 @@
-"""A whole game of one rules pack as a fold over a JSON event log, like the Toss engine.
+"""A whole game of one rules pack, entered hand by hand: its setup, its state and its one
+event, folded like every game by :mod:`scorekeeper.log`.
 
-The keeper enters each hand; the pack scores it. Events:
+The keeper enters each hand; the pack scores it:
+``{"type": "hand", "entry": {...}}``, the fields of the pack's ``hand_form``. A form field the
+keeper leaves out is carried by the session where it can be: ``hand_no`` is the next hand's
+number, and a field the previous hand reported back (Carousel's ``hands_won``) is taken from
+it. ``correction``, ``undo`` and ``amend`` are the fold's; a correction reaches the session
+through :func:`adjust_session`.
 
-- ``{"type": "hand", "entry": {...}}``: one hand, the fields of the pack's ``hand_form``. A form
-  field the keeper leaves out is carried by the session where it can be: ``hand_no`` is the next
-  hand's number, and a field the previous hand reported back (Carousel's ``hands_won``) is
-  taken from it.
-- ``{"type": "correction", "target": NAME, "points": int, "reason": str}``
-- ``{"type": "undo"}``: undoes the latest event still in effect.
-
+>>> from scorekeeper import log
 >>> setup = SessionSetup.from_json({"game": "toss-hearts", "players": ["ann", "bob"]})
->>> state = replay_session(setup, [
+>>> state = log.replay(setup, [
 ...     {"type": "hand", "entry": {"taken": {"ann": ["Qsp"], "bob": ["2he", "3he"]}}}])
 >>> state.totals, state.hand_no
 ({'ann': 13, 'bob': 2}, 1)
->>> apply_session(state, {"type": "undo"}).totals
+>>> log.apply(state, {"type": "undo"}).totals
 {'ann': 0, 'bob': 0}
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -30,7 +30,8 @@ from scorekeeper.games.base import GameError, HandEntryError, RulesPack, read_de
 from scorekeeper.outline import Incoming, JsonObject, StateOutline
 from scorekeeper.pegboard import PegBoard, board_colours
 
-SESSION_EVENT_TYPES: Final[tuple[str, ...]] = ("hand", "correction", "undo")
+#: The one event of a rules pack's own (``correction``, ``undo``, ``amend``: the fold's).
+SESSION_EVENT_TYPES: Final[tuple[str, ...]] = ("hand",)
 PLAYING: Final = "playing"
 GAME_OVER: Final = "game-over"
 
@@ -186,8 +187,8 @@ class SessionState:
         A hand the chip game cannot settle (a Nil bid) gives ``error`` and the counts before it.
 
         >>> setup = SessionSetup.from_json({"game": "toss-colors", "players": ["a", "b", "c"]})
-        >>> state = replay_session(setup, [{"type": "hand", "entry": {
-        ...     "bidder": "a", "partner": "b", "bid": 3, "tricks": {"a": 2, "b": 2, "c": 1}}}])
+        >>> state = apply_session(initial_session(setup), {"type": "hand", "entry": {
+        ...     "bidder": "a", "partner": "b", "bid": 3, "tricks": {"a": 2, "b": 2, "c": 1}}})
         >>> state.chips()["counts"], state.chips()["pot"]
         ({'a': 21, 'b': 21, 'c': 17}, 1)
         """
@@ -211,13 +212,6 @@ def initial_session(setup: SessionSetup) -> SessionState:
     return SessionState(setup, {n: 0 for n in setup.players})
 
 
-def replay_session(setup: SessionSetup, events: Iterable[Mapping[str, Any]]) -> SessionState:
-    state = initial_session(setup)
-    for event in events:
-        state = apply_session(state, event)
-    return state
-
-
 @dataclass(frozen=True, slots=True)
 class Hand:
     """One hand: the keeper's entry, the fields of the game's hand form."""
@@ -225,68 +219,47 @@ class Hand:
     entry: Mapping[str, object]
 
 
-@dataclass(frozen=True, slots=True)
-class Correction:
-    """``points`` added to ``target``'s total, for ``reason``."""
-
-    target: str
-    points: int
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class Undo:
-    """Take back the latest event still in effect."""
-
-
-SessionEvent = Hand | Correction | Undo
-
-
-def read_session_event(players: Iterable[str], event: object) -> SessionEvent:
-    """The typed event of a JSON object, its fields checked (names against ``players``)."""
+def read_session_event(event: object) -> Hand:
+    """The typed event of a JSON object, its fields checked."""
     if not isinstance(event, Mapping):
         raise SessionEventError("an event must be a JSON object with a \"type\"")
     kind = event.get("type")
-    if kind == "undo":
-        return Undo()
     if kind == "hand":
         entry = event.get("entry")
         if not isinstance(entry, Mapping):
             raise HandEntryError('a hand needs "entry": the fields of the hand form')
         return Hand(entry)
-    if kind == "correction":
-        return _read_correction(list(players), event)
     raise SessionEventError(
         f"unknown event type {kind!r}: use one of {', '.join(SESSION_EVENT_TYPES)}"
     )
 
 
-def _read_correction(players: list[str], event: Incoming) -> Correction:
-    target, points, reason = event.get("target"), event.get("points"), event.get("reason")
-    if not isinstance(target, str) or target not in players:
-        raise SessionError(f"a correction needs \"target\": one of {', '.join(players)}")
-    if isinstance(points, bool) or not isinstance(points, int) or points == 0:
-        raise SessionError("a correction needs \"points\": a whole number other than 0")
-    if not isinstance(reason, str) or not reason.strip():
-        raise SessionError("a correction needs a \"reason\" everyone at the table can read")
-    return Correction(target, points, reason.strip())
-
-
 def apply_session(state: SessionState, event: object) -> SessionState:
-    """Apply one event; raises a :class:`GameError` and leaves ``state`` as it was on refusal."""
-    read = read_session_event(state.setup.players, event)
-    if isinstance(read, Undo):
-        if state.previous is None:
-            raise SessionError("there is nothing to undo")
-        return state.previous
+    """Apply one hand; raises a :class:`GameError` and leaves ``state`` as it was on refusal."""
+    read = read_session_event(event)
+    _require_not_over(state)
+    return _hand(state, read)
+
+
+def adjust_session(state: SessionState, target: str, points: int, reason: str) -> SessionState:
+    """The state after a correction the fold has read (:func:`scorekeeper.log.read_correction`):
+    ``points`` added to ``target``'s total, noted in ``corrections``; the game may end."""
+    _require_not_over(state)
+    totals = dict(state.totals)
+    totals[target] += points
+    pack = state.setup.pack
+    game_over, winner = pack.game_end(totals, state.setup.options, state.hand_no)
+    note = {"target": target, "points": points, "reason": reason, "after_hand": state.hand_no}
+    return SessionState(state.setup, totals, state.hands, state.corrections + (note,),
+                        winner, game_over, state, state.events_applied + 1)
+
+
+def _require_not_over(state: SessionState) -> None:
     if state.game_over:
         raise SessionError(
             f"the game is over ({state.winner or 'no single winner'}): undo the last hand to "
             "change it"
         )
-    if isinstance(read, Hand):
-        return _hand(state, read)
-    return _correction(state, read)
 
 
 def _hand(state: SessionState, event: Hand) -> SessionState:
@@ -311,14 +284,3 @@ def _hand(state: SessionState, event: Hand) -> SessionState:
                         dict(result.details), pack.hand_summary(filled, result.details))
     return SessionState(setup, totals, state.hands + (record,), state.corrections,
                         result.winner, result.game_over, state, state.events_applied + 1)
-
-
-def _correction(state: SessionState, event: Correction) -> SessionState:
-    totals = dict(state.totals)
-    totals[event.target] += event.points
-    pack = state.setup.pack
-    game_over, winner = pack.game_end(totals, state.setup.options, state.hand_no)
-    note = {"target": event.target, "points": event.points, "reason": event.reason,
-            "after_hand": state.hand_no}
-    return SessionState(state.setup, totals, state.hands, state.corrections + (note,),
-                        winner, game_over, state, state.events_applied + 1)
