@@ -17,9 +17,10 @@ A new game is one module with one class that has what :class:`Game` lists, added
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final, Protocol, TypeVar, runtime_checkable
 
+from scorekeeper.cards import Card
 from scorekeeper.engine.game import TossGame
 from scorekeeper.engine.state import SetupError
 from scorekeeper.games import GAMES as PACKS
@@ -27,6 +28,7 @@ from scorekeeper.games.base import UnknownGameError
 from scorekeeper.outline import Incoming, JsonObject, StateOutline
 from scorekeeper.pegboard import PegBoard
 from scorekeeper.rulesets import COMPLEX, RULESETS
+from scorekeeper.standing import Standing
 
 
 @runtime_checkable
@@ -38,6 +40,9 @@ class GameSetup(Protocol):
 
     @property
     def players(self) -> tuple[str, ...]: ...
+
+    @property
+    def decks(self) -> int: ...
 
     def to_json(self) -> JsonObject: ...
 
@@ -76,6 +81,12 @@ class Game(Protocol[SetupT, StateT]):
     has read (a target among ``correction_targets``, points other than 0, a reason) and only
     says how the total moves (and whether the game is then over); it refuses a game that is
     over.
+
+    What a table offers beyond the fold is said by flags, which the web app reads (never the
+    game's classes): ``proposals`` (players propose their plays and the cards left in their
+    hands from their phones) and ``end_hand_preview`` (the keeper previews an end of hand's
+    tally, :meth:`preview_end_hand`; a game without it refuses the call). ``standing`` is what
+    the club night reads of a table.
     """
 
     @property
@@ -96,6 +107,12 @@ class Game(Protocol[SetupT, StateT]):
     @property
     def max_players(self) -> int: ...
 
+    @property
+    def proposals(self) -> bool: ...
+
+    @property
+    def end_hand_preview(self) -> bool: ...
+
     def describe(self) -> JsonObject: ...
 
     def read_setup(self, data: Incoming) -> SetupT: ...
@@ -109,6 +126,11 @@ class Game(Protocol[SetupT, StateT]):
     def correction_targets(self, setup: SetupT) -> tuple[str, ...]: ...
 
     def adjust(self, state: StateT, target: str, points: int, reason: str) -> StateT: ...
+
+    def preview_end_hand(self, state: StateT, went_out: str | None,
+                         hands: Mapping[str, Sequence[Card]]) -> JsonObject: ...
+
+    def standing(self, state: StateT) -> Standing: ...
 
 
 AnyGame = Game[Any, Any]

@@ -16,6 +16,8 @@ from scorekeeper import log
 from scorekeeper.cli import main
 from scorekeeper.game import GAMES, Game, get_game, read_setup, setup_json
 from scorekeeper.games import UnknownGameError
+from scorekeeper.games.base import NoEndHandPreviewError
+from scorekeeper.games.toss_hearts import TossHearts
 
 TEN = {"complex-toss-rummy", "toss-rummy", "toss-colors", "toss-hearts", "tossni", "tong-its",
        "indian-chief", "carousel", "three-thirteen", "rummy"}
@@ -166,3 +168,96 @@ def test_every_table_picks_default_colours_the_same_way(game: str) -> None:
     colours = setup_json(setup)["colours"]
     assert colours == {"ann": PEG_COLOURS["blue"], "bob": PEG_COLOURS["red"],
                        "cy": PEG_COLOURS["gold"]}
+
+
+# -- what a table offers is what its game says (the Game protocol's flags and standing) ---------
+
+class PreviewedHearts(TossHearts):
+    """A new game (Toss Hearts under another name) that offers proposals, an end-of-hand
+    preview and its own standing, only by what the Game protocol lists."""
+
+    name = "previewed-hearts"
+    title = "Previewed Hearts"
+    proposals = True
+    end_hand_preview = True
+
+    def preview_end_hand(self, state: Any, went_out: str | None,
+                         hands: Any) -> dict[str, Any]:
+        return {"went_out": went_out, "cards": {p: [c.code for c in cs]
+                                                for p, cs in hands.items()}}
+
+    def standing(self, state: Any) -> Any:
+        import dataclasses
+
+        return dataclasses.replace(super().standing(state), lower_wins=False)
+
+
+@pytest.fixture
+def previewed(monkeypatch: pytest.MonkeyPatch) -> Any:
+    from scorekeeper import games
+
+    game = PreviewedHearts()
+    monkeypatch.setitem(GAMES, game.name, game)
+    monkeypatch.setitem(games.GAMES, game.name, game)
+    return game
+
+
+def _table(client: FlaskClient, game: str) -> dict[str, Any]:
+    reply = client.post("/api/tables", json={"game": game, "players": ["ann", "bob"]})
+    assert reply.status_code == 201, reply.json
+    return dict(reply.json)
+
+
+def test_a_game_without_the_features_is_refused_with_the_same_messages(
+        client: FlaskClient) -> None:
+    table = _table(client, "toss-hearts")
+    described = get_game("toss-hearts").describe()["features"]
+    assert described == {"proposals": False, "end_hand_preview": False}
+    url = f"/api/tables/{table['table_id']}"
+    preview = client.post(f"{url}/preview-end-hand",
+                          headers={"Authorization": f"Bearer {table['keeper_token']}"},
+                          json={"went_out": "ann", "hands": {"bob": ["2he"]}})
+    assert preview.status_code == 400
+    assert preview.json["error"] == ("this table plays a rules-pack game: preview a hand with "
+                                     "dry-run")
+    seat = {"Authorization": f"Bearer {table['seats']['ann']}"}
+    propose = client.post(f"{url}/proposals", headers=seat,
+                          json={"kind": "hand", "cards": ["2he"]})
+    assert propose.status_code == 400
+    assert propose.json["error"] == "at this table the keeper enters each hand: tell the keeper"
+    with pytest.raises(NoEndHandPreviewError, match="preview a hand with dry-run"):
+        get_game("toss-hearts").preview_end_hand(log.start(read_setup(
+            {"game": "toss-hearts", "players": ["ann", "bob"]})), None, {})
+    assert get_game("toss-rummy").describe()["features"] == {"proposals": True,
+                                                             "end_hand_preview": True}
+
+
+def test_a_new_game_offers_what_its_flags_say(client: FlaskClient, previewed: Any) -> None:
+    table = _table(client, previewed.name)
+    url = f"/api/tables/{table['table_id']}"
+    preview = client.post(f"{url}/preview-end-hand",
+                          headers={"Authorization": f"Bearer {table['keeper_token']}"},
+                          json={"went_out": "ann", "hands": {"bob": ["2he", "Qsp"]}})
+    assert preview.status_code == 200, preview.json
+    assert preview.json["tally"] == {"went_out": "ann", "cards": {"bob": ["2he", "Qsp"]}}
+    seat = {"Authorization": f"Bearer {table['seats']['ann']}"}
+    propose = client.post(f"{url}/proposals", headers=seat,
+                          json={"kind": "hand", "cards": ["2he"]})
+    assert propose.status_code == 201 and propose.json["status"] == "pending"
+
+
+def test_the_club_reads_a_tables_outcome_from_its_games_standing(previewed: Any) -> None:
+    from scorekeeper.club.outcome import outcome
+
+    hand = {"type": "hand", "entry": {"taken": {"ann": ["Qsp"], "bob": ["2he"]}}}
+    plain = log.replay(read_setup({"game": "toss-hearts", "players": ["ann", "bob"]}), [hand])
+    assert (outcome(plain).lower_wins, outcome(plain).leader) == (True, "bob")
+    new = log.replay(read_setup({"game": previewed.name, "players": ["ann", "bob"]}), [hand])
+    result = outcome(new)
+    assert (result.lower_wins, result.leader, result.best_hand) == (
+        False, "ann", {"ann": 13.0, "bob": 1.0})
+    toss = log.replay(read_setup({"players": ["ann", "bob"]}), [
+        {"type": "new-hand", "dealer": "ann"},
+        {"type": "meld", "player": "bob", "cards": ["7cl", "7sp", "7he"]}])
+    standing = get_game("complex-toss-rummy").standing(toss)
+    assert standing.boards == {"ann": 0, "bob": 0} and standing.hand_no == 1  # under way

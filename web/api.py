@@ -15,6 +15,7 @@ from scorekeeper.cards import check_cards, parse_cards, read_cards
 from scorekeeper.game import (
     GameSetup,
     available_games,
+    game_of,
     get_game,
     read_setup,
     setup_json,
@@ -516,13 +517,14 @@ def preview_end_hand(table_id: str) -> Response:
     if not isinstance(raw_hands, dict):
         raise BadRequestError('"hands" must map each player to the cards left in hand')
     hands = {p: parse_cards(card_codes(v, f"{p}'s hand")) for p, v in raw_hands.items()}
-    if not isinstance(table.state, engine.GameState):
+    game = game_of(table.setup)
+    if not game.end_hand_preview:
         raise BadRequestError("this table plays a rules-pack game: preview a hand with dry-run")
     try:
-        result = engine.preview_end_hand(table.state, went_out, hands)
+        tally = game.preview_end_hand(table.state, went_out, hands)
     except ValueError as exc:
         raise refusal(exc) from exc
-    return jsonify({"seq": table.seq, "tally": result.to_json()})
+    return jsonify({"seq": table.seq, "tally": tally})
 
 
 @bp.post("/tables/<table_id>/dry-run")
@@ -563,7 +565,7 @@ def propose(table_id: str) -> tuple[Response, int]:
     assert role.player is not None
     data = body("propose")
     store = get_store()
-    if not isinstance(table.setup, engine.TableSetup):
+    if not game_of(table.setup).proposals:
         raise BadRequestError("at this table the keeper enters each hand: tell the keeper")
     action_id = data.get("action_id")
     repeated = store.repeated_proposal(table, action_id)
@@ -572,7 +574,7 @@ def propose(table_id: str) -> tuple[Response, int]:
     kind = data.get("kind", "event")
     if kind == "hand":
         codes = card_codes(data.get("cards", []), "your hand")
-        check_cards(parse_cards(codes), table.setup.options.decks)
+        check_cards(parse_cards(codes), table.setup.decks)
         payload: dict[str, Any] = {"hand_no": table.state_json().get("hand_no"), "cards": codes}
         pid = store.propose(table, role.player, "hand", payload, action_id)
         return jsonify({"id": pid, "status": "pending"}), 201

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scorekeeper import engine
-from scorekeeper.games.session import SessionState
+from scorekeeper.game import game_of
 from scorekeeper.tables import State
 
 
@@ -38,29 +37,15 @@ class TableOutcome:
     winner: str | None = None
 
 
-class UnknownGameStateError(ValueError):
-    """A state of neither the Toss engine nor a game entered hand by hand."""
-
-
 def outcome(state: State) -> TableOutcome:
-    """A table's standing, counting complete hands only (a hand under way does not count)."""
-    if isinstance(state, SessionState):
-        players = list(state.setup.players)
-        owners = {p: p for p in players}
-        board = {p: float(state.totals[p]) for p in players}
-        deltas = [dict(h.deltas) for h in state.hands]
-        lower, finished = state.setup.pack.lower_wins, state.game_over
-        winner, hand_no = state.winner, state.hand_no
-    elif isinstance(state, engine.GameState):
-        setup = state.setup
-        owners = dict(setup.owner_of)
-        scores = state.hand_start if state.phase == engine.PLAYING else state.board_scores()
-        board = {o: float(scores.get(o, 0)) for o in setup.board_owners}
-        deltas = [dict(h["deltas"]) for h in state.hands]
-        lower, finished = False, state.phase == engine.GAME_OVER
-        winner, hand_no = state.winner, state.hand_no
-    else:
-        raise UnknownGameStateError(f"no club outcome for a {type(state).__name__}")
+    """A table's standing, counting complete hands only (a hand under way does not count), as
+    the table's game gives it (:meth:`scorekeeper.game.Game.standing`)."""
+    standing = game_of(state.setup).standing(state)
+    owners = dict(standing.owners)
+    board = {o: float(score) for o, score in standing.boards.items()}
+    deltas = standing.hands
+    lower, finished = standing.lower_wins, standing.finished
+    winner, hand_no = standing.winner, standing.hand_no
     best: dict[str, float | None] = {}
     for player, owner in owners.items():
         values = [float(d[owner]) for d in deltas if owner in d]

@@ -11,15 +11,18 @@ engine's setup, fold and description behind the :class:`~scorekeeper.game.Game` 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from scorekeeper.cards import Card
 from scorekeeper.engine.events import EVENT_TYPES
-from scorekeeper.engine.rules import adjust, apply
+from scorekeeper.engine.rules import adjust, apply, preview_end_hand
 from scorekeeper.engine.state import (
+    GAME_OVER,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    PLAYING,
     GameState,
     SetupError,
     TableSetup,
@@ -27,6 +30,7 @@ from scorekeeper.engine.state import (
 )
 from scorekeeper.outline import Incoming, JsonObject
 from scorekeeper.rulesets import RULESET_TITLES, Ruleset, TossOptions
+from scorekeeper.standing import Standing
 
 #: The seed file of both Toss rulesets.
 TOSS_SEED: Final = "000"
@@ -41,13 +45,16 @@ TOSS_SUMMARIES: Final[dict[str, str]] = {
 
 @dataclass(frozen=True)
 class TossGame:
-    """One of the two Toss rulesets, played event by event on the Toss engine."""
+    """One of the two Toss rulesets, played event by event on the Toss engine: players may
+    propose their plays and hands, and the keeper may preview an end of hand's tally."""
 
     name: Ruleset
     engine: str = "toss"
     min_players: int = MIN_PLAYERS
     max_players: int = MAX_PLAYERS
     event_types: tuple[str, ...] = EVENT_TYPES
+    proposals: bool = True
+    end_hand_preview: bool = True
 
     @property
     def title(self) -> str:
@@ -58,7 +65,9 @@ class TossGame:
         return {"name": self.name, "title": self.title, "seed": TOSS_SEED, "engine": self.engine,
                 "deck": "toss", "players": {"min": self.min_players, "max": self.max_players},
                 "lower_wins": False, "chips": False, "summary": TOSS_SUMMARIES[self.name],
-                "goal": TossOptions(ruleset=self.name).resolved_goal}
+                "goal": TossOptions(ruleset=self.name).resolved_goal,
+                "features": {"proposals": self.proposals,
+                             "end_hand_preview": self.end_hand_preview}}
 
     def read_setup(self, data: Incoming) -> TableSetup:
         """A setup from JSON (``players``, ``teams``, ``colours``, ``options``); the ruleset is
@@ -88,3 +97,18 @@ class TossGame:
 
     def adjust(self, state: GameState, target: str, points: int, reason: str) -> GameState:
         return adjust(state, target, points)
+
+    def preview_end_hand(self, state: GameState, went_out: str | None,
+                         hands: Mapping[str, Sequence[Card]]) -> JsonObject:
+        """The tally an ``end-hand`` with these cards left in hand would commit."""
+        return preview_end_hand(state, went_out, hands).to_json()
+
+    def standing(self, state: GameState) -> Standing:
+        """The boards as they stood at the start of a hand under way (else as they stand)."""
+        setup = state.setup
+        scores = state.hand_start if state.phase == PLAYING else state.board_scores()
+        return Standing(owners=dict(setup.owner_of),
+                        boards={o: scores.get(o, 0) for o in setup.board_owners},
+                        hands=tuple(dict(h["deltas"]) for h in state.hands),
+                        lower_wins=False, finished=state.phase == GAME_OVER,
+                        winner=state.winner, hand_no=state.hand_no)

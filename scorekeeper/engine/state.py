@@ -167,6 +167,11 @@ class TableSetup:
         """The owners of the peg boards in table order: teams, or players without teams."""
         return tuple(n for n, _ in self.teams) if self.teams else self.players
 
+    @property
+    def decks(self) -> int:
+        """How many Toss Double Deluxe decks are in play (the option ``decks``)."""
+        return self.options.decks
+
     @cached_property
     def members_of(self) -> dict[str, tuple[str, ...]]:
         if self.teams:

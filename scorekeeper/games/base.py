@@ -25,6 +25,7 @@ from scorekeeper import cards
 from scorekeeper.cards import STANDARD, Card, DeckKind, check_cards
 from scorekeeper.errors import InvalidInputError, RuleRefusalError, ScorekeeperError
 from scorekeeper.outline import Incoming, JsonObject, OptionValue, OptionValues
+from scorekeeper.standing import Standing
 
 if TYPE_CHECKING:
     from scorekeeper.games.session import SessionSetup, SessionState
@@ -59,6 +60,10 @@ class HandEntryError(GameError, RuleRefusalError):
 
 class NoChipGameError(GameError, InvalidInputError):
     """Chips asked of a game that is not played for chips."""
+
+
+class NoEndHandPreviewError(GameError, InvalidInputError):
+    """An end-of-hand tally preview asked of a game entered hand by hand."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,6 +238,10 @@ class RulesPack(ABC):
     #: ``correction``, ``undo`` and ``amend`` are the fold's (:mod:`scorekeeper.log`).
     engine: ClassVar[str] = "hands"
     event_types: ClassVar[tuple[str, ...]] = ("hand",)
+    #: The keeper enters each hand: players do not propose, and a hand's scores are previewed
+    #: with a dry run of the hand, not an end-of-hand tally.
+    proposals: ClassVar[bool] = False
+    end_hand_preview: ClassVar[bool] = False
 
     # -- the Game protocol (scorekeeper.game): a whole game as a fold over its events ------
 
@@ -265,6 +274,21 @@ class RulesPack(ABC):
         from scorekeeper.games.session import adjust_session
 
         return adjust_session(state, target, points, reason)
+
+    def preview_end_hand(self, state: SessionState, went_out: str | None,
+                         hands: Mapping[str, Sequence[Card]]) -> JsonObject:
+        """Refused: a hand of this game is previewed with a dry run of the ``hand`` event."""
+        raise NoEndHandPreviewError(
+            f"{self.title} has no end-of-hand tally: preview a hand with dry-run")
+
+    def standing(self, state: SessionState) -> Standing:
+        """Each player's total (corrections included) and each hand's points."""
+        players = state.setup.players
+        return Standing(owners={p: p for p in players},
+                        boards={p: state.totals[p] for p in players},
+                        hands=tuple(dict(h.deltas) for h in state.hands),
+                        lower_wins=self.lower_wins, finished=state.game_over,
+                        winner=state.winner, hand_no=state.hand_no)
 
     def card_value(self, card: Card) -> int:
         """The points of one card in this game (deadwood or penalty value)."""
@@ -451,6 +475,8 @@ list every player in "totals" or "players"
             "players": {"min": self.min_players, "max": self.max_players},
             "lower_wins": self.lower_wins,
             "chips": self.has_chips,
+            "features": {"proposals": self.proposals,
+                         "end_hand_preview": self.end_hand_preview},
             "options": [o.to_json() for o in self.options],
             "hand_form": [f.to_json() for f in self.hand_form],
             "ui": self.ui_hints(),
