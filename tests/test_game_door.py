@@ -128,13 +128,16 @@ def test_every_error_is_an_input_error_or_a_rule_refusal() -> None:
     from scorekeeper.cli import InputError
     from scorekeeper.errors import InvalidInputError, RuleRefusalError, http_status
     from scorekeeper.games.session import SessionError
+    from scorekeeper.vision.art import ArtMissingError
     from scorekeeper.vision.errors import VisionError
 
     for error in (cards.CardError, engine.EventError, engine.SetupError, rulesets.OptionError,
                   tally.TallyError, deadwood.DeadwoodError, chips.ChipError, InputError,
-                  VisionError, games.UnknownGameError, games.GameOptionError):
+                  VisionError, games.UnknownGameError, games.GameOptionError, ArtMissingError,
+                  log.MalformedCorrectionError):
         assert issubclass(error, InvalidInputError) and http_status(error("x")) == 400
-    for error in (engine.RuleViolation, melds.IllegalPlay, games.HandEntryError, SessionError):
+    for error in (engine.RuleViolation, melds.IllegalPlay, games.HandEntryError, SessionError,
+                  log.CorrectionRefusedError):
         assert issubclass(error, RuleRefusalError) and not issubclass(error, InvalidInputError)
     assert http_status(engine.RuleViolation("x")) == 422
 

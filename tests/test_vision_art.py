@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 from test_vision_heldout import _need_art
 
 from scorekeeper.vision import calibrate_dir, recognize
@@ -61,3 +62,16 @@ def test_court_cards_whose_art_reaches_the_edge_are_learned(tmp_path: Path) -> N
              "Kcl", "Kdi", "7sp", "10he"]
     profile = _profile(deck, codes, tmp_path, 7, (1600, 1200))
     assert {"Jhe", "Qsp", "Kcl", "Kdi"} <= set(profile.codes)
+
+
+def test_missing_art_is_an_input_error_of_the_one_family(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from scorekeeper.errors import InvalidInputError, http_status
+    from scorekeeper.vision.art import ArtMissingError
+    from scorekeeper.vision.errors import VisionError
+
+    monkeypatch.setenv("SCOREKEEPER_ART_CACHE", str(tmp_path))
+    with pytest.raises(ArtMissingError, match="apt-get install gnome-cards-data") as caught:
+        aisleriot("no-such-theme")
+    assert isinstance(caught.value, VisionError) and isinstance(caught.value, InvalidInputError)
+    assert isinstance(caught.value, ValueError) and http_status(caught.value) == 400

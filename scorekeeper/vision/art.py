@@ -30,6 +30,7 @@ from typing import Final
 import cv2
 import numpy as np
 
+from scorekeeper.vision.errors import ArtMissingError
 from scorekeeper.vision.features import Image
 from scorekeeper.vision.reference import CARD_W, DrawnCard
 
@@ -41,10 +42,6 @@ _RANK_COLUMNS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", 
 _SHEET_ROWS: Final = ("cl", "di", "he", "sp")
 #: Rendering width of one card (pixels), before it is scaled to ``CARD_W``.
 _RENDER_W: Final = 600
-
-
-class ArtMissingError(ValueError):
-    """Third-party card art is not installed (the message says how to install it)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,3 +47,8 @@ class NoIndexFoundError(CalibrationError):
 
 class CardCodeError(CalibrationError):
     """A calibration photo's file name is not a card code of the deck."""
+
+
+class ArtMissingError(VisionError):
+    """Third-party card art asked for is not installed or cannot be rendered (the message says
+    how to install it)."""
