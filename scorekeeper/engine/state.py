@@ -310,7 +310,8 @@ class DoubleCrossChance:
 
 @dataclass(frozen=True)
 class GameState:
-    """The state of one game, a fold over its event log (see :func:`scorekeeper.engine.apply`).
+    """The state of one game, a fold over its event log (:mod:`scorekeeper.log`; one of the
+    engine's events: :func:`scorekeeper.engine.apply`).
 
     ``scores`` are per player; a board's score is the sum of its members' scores plus any
     team corrections (``team_adjust``). ``turn_plays`` are the melds and lay-offs of the
