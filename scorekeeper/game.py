@@ -182,7 +182,7 @@ def read_setup(data: Incoming) -> GameSetup:
 
 def setup_json(setup: GameSetup) -> JsonObject:
     """The setup as JSON that :func:`read_setup` reads back (with its ``"game"``)."""
-    out: dict[str, Any] = game_of(setup).setup_json(setup)
+    out: JsonObject = game_of(setup).setup_json(setup)
     return out
 
 

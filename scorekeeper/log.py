@@ -42,6 +42,7 @@ from typing import Any, Final, TypeVar
 from scorekeeper.engine.state import EventError, RuleViolation
 from scorekeeper.errors import RuleRefusalError
 from scorekeeper.game import GameSetup, GameState, game_of, read_setup
+from scorekeeper.outline import Incoming, JsonObject
 
 State = TypeVar("State", bound=GameState)
 
@@ -99,7 +100,7 @@ class Broken:
     type: str
     reason: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"seq": self.seq, "type": self.type, "reason": self.reason}
 
     def describe(self) -> str:
@@ -133,7 +134,7 @@ class Entry:
     amendment folds the events in effect again."""
 
     seq: int
-    event: Mapping[str, Any]
+    event: Incoming
     before: Entry | None = field(default=None, compare=False, repr=False)
 
 
@@ -185,7 +186,7 @@ class Amendment:
     events it removes."""
 
     target: int
-    event: Mapping[str, Any]
+    event: Incoming
     reason: str
     remove: frozenset[int] = frozenset()
 
@@ -200,7 +201,7 @@ class Plan:
     broken: tuple[Broken, ...]
 
 
-def read_event(event: object, types: Iterable[str]) -> Mapping[str, Any]:
+def read_event(event: object, types: Iterable[str]) -> Incoming:
     """The event as a mapping whose type is one of ``types``, or a clear input error."""
     if not isinstance(event, Mapping):
         raise MalformedEventError('an event is a JSON object with a "type"')
@@ -217,7 +218,7 @@ def event_types(setup: GameSetup) -> tuple[str, ...]:
     return (*game_of(setup).event_types, *FOLD_EVENTS)
 
 
-def read_correction(event: Mapping[str, Any], setup: GameSetup) -> Correction:
+def read_correction(event: Incoming, setup: GameSetup) -> Correction:
     """A ``correction`` event: ``{"type": "correction", "target": NAME, "points": N,
     "reason": "..."}``, the same reading and messages at every table; a malformed field is an
     input error, 0 points or no reason a refusal.
@@ -257,7 +258,7 @@ a team at this table: "target" is one of ann, bob
     return Correction(target, points, reason.strip())
 
 
-def play(state: State, event: Mapping[str, Any]) -> State:
+def play(state: State, event: Incoming) -> State:
     """The state after one event of the game's own or a ``correction`` (read by the fold and
     given to the game's ``adjust``); neither ``undo`` nor ``amend``."""
     game = game_of(state.setup)
@@ -330,7 +331,7 @@ def _after(state: GameState, before: GameState) -> GameState:
     return state
 
 
-def read_amendment(event: Mapping[str, Any], setup: GameSetup) -> Amendment:
+def read_amendment(event: Incoming, setup: GameSetup) -> Amendment:
     """An ``amend`` event: ``{"type": "amend", "target": N, "event": {...}, "reason": "...",
     "remove": [M, ...]}``; a clear input error names what is missing."""
     target = event.get("target")

@@ -46,6 +46,16 @@ class PlayerOutline(TypedDict):
     score: int
 
 
+class CorrectionOutline(TypedDict):
+    """A correction as a game entered hand by hand lists it: whose total moved, by how many
+    points, why, and after how many hands."""
+
+    target: str
+    points: int
+    reason: str
+    after_hand: int
+
+
 class StateOutline(TypedDict):
     """A game's state as JSON, the same outline for every game."""
 
@@ -72,7 +82,7 @@ class StateOutline(TypedDict):
     title: NotRequired[str]
     lower_wins: NotRequired[bool]
     lowest_first: NotRequired[bool]
-    corrections: NotRequired[list[JsonObject]]
+    corrections: NotRequired[list[CorrectionOutline]]
     engine: NotRequired[str]
     chips: NotRequired[JsonObject | None]
 

@@ -27,7 +27,7 @@ from typing import Any, Final
 from scorekeeper.errors import InvalidInputError, RuleRefusalError
 from scorekeeper.games import get_game
 from scorekeeper.games.base import GameError, HandEntryError, RulesPack, read_decks
-from scorekeeper.outline import Incoming, JsonObject, StateOutline
+from scorekeeper.outline import CorrectionOutline, Incoming, JsonObject, StateOutline
 from scorekeeper.pegboard import PegBoard, board_colours
 
 #: The one event of a rules pack's own (``correction``, ``undo``, ``amend``: the fold's).
@@ -140,7 +140,7 @@ class SessionState:
     setup: SessionSetup
     totals: Mapping[str, int]
     hands: tuple[HandRecord, ...] = ()
-    corrections: tuple[Mapping[str, Any], ...] = ()
+    corrections: tuple[CorrectionOutline, ...] = ()
     winner: str | None = None
     game_over: bool = False
     previous: SessionState | None = field(default=None, repr=False, compare=False)
@@ -175,13 +175,13 @@ class SessionState:
             "boards": [{**b.to_json(), "members": [b.owner]} for b in self.boards()],
             "melds": [],
             "hands": [h.to_json() for h in self.hands],
-            "corrections": [dict(c) for c in self.corrections],
+            "corrections": [c.copy() for c in self.corrections],
             "events_applied": self.events_applied,
             "engine": "hands",
             "chips": self.chips(),
         }
 
-    def chips(self) -> dict[str, Any] | None:
+    def chips(self) -> JsonObject | None:
         """Everyone's chip count after the hands so far, for the games played for chips
         (Tong-Its, Toss Colors), from what the keeper entered; None for the other games.
         A hand the chip game cannot settle (a Nil bid) gives ``error`` and the counts before it.
@@ -195,7 +195,7 @@ class SessionState:
         pack, setup = self.setup.pack, self.setup
         if not pack.has_chips:
             return None
-        chip_hands: list[dict[str, Any]] = []
+        chip_hands: list[dict[str, object]] = []
         error = None
         for record in self.hands:
             try:
@@ -249,7 +249,8 @@ def adjust_session(state: SessionState, target: str, points: int, reason: str) -
     totals[target] += points
     pack = state.setup.pack
     game_over, winner = pack.game_end(totals, state.setup.options, state.hand_no)
-    note = {"target": target, "points": points, "reason": reason, "after_hand": state.hand_no}
+    note = CorrectionOutline(target=target, points=points, reason=reason,
+                             after_hand=state.hand_no)
     return SessionState(state.setup, totals, state.hands, state.corrections + (note,),
                         winner, game_over, state, state.events_applied + 1)
 
