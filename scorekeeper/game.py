@@ -152,6 +152,9 @@ def get_game(name: str) -> AnyGame:
 complex-toss-rummy, toss-rummy, toss-colors, toss-hearts, tossni, tong-its, indian-chief, \
 carousel, three-thirteen, rummy
     """
+    game = GAMES.get(name)  # a setup's own name, the common case
+    if game is not None:
+        return game
     key = name.strip().lower().replace(" ", "-").replace("_", "-").replace("í", "i")
     game = GAMES.get(key)
     if game is None:

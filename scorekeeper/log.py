@@ -35,13 +35,14 @@ undo, amend
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 
 from scorekeeper.engine.state import EventError, RuleViolation
 from scorekeeper.errors import RuleRefusalError
-from scorekeeper.game import GameSetup, GameState, game_of, read_setup
+from scorekeeper.game import AnyGame, GameSetup, GameState, game_of, get_game, read_setup
 from scorekeeper.outline import Incoming, JsonObject
 
 State = TypeVar("State", bound=GameState)
@@ -215,7 +216,12 @@ def read_event(event: object, types: Iterable[str]) -> Incoming:
 def event_types(setup: GameSetup) -> tuple[str, ...]:
     """Every event type the fold reads for this setup's game: the game's own, then
     ``correction``, ``undo`` and ``amend``."""
-    return (*game_of(setup).event_types, *FOLD_EVENTS)
+    return _event_types(game_of(setup).name)
+
+
+@functools.cache
+def _event_types(name: str) -> tuple[str, ...]:
+    return (*get_game(name).event_types, *FOLD_EVENTS)
 
 
 def read_correction(event: Incoming, setup: GameSetup) -> Correction:
@@ -258,10 +264,12 @@ a team at this table: "target" is one of ann, bob
     return Correction(target, points, reason.strip())
 
 
-def play(state: State, event: Incoming) -> State:
+def play(state: State, event: Incoming, game: AnyGame | None = None) -> State:
     """The state after one event of the game's own or a ``correction`` (read by the fold and
-    given to the game's ``adjust``); neither ``undo`` nor ``amend``."""
-    game = game_of(state.setup)
+    given to the game's ``adjust``); neither ``undo`` nor ``amend``. ``game``: the state's,
+    when the caller has it."""
+    if game is None:
+        game = game_of(state.setup)
     if event["type"] == CORRECTION:
         correction = read_correction(event, state.setup)
         adjusted: State = game.adjust(state, correction.target, correction.points,
@@ -306,7 +314,8 @@ def begin(setup: GameSetup) -> Fold:
 def step(fold: Fold, event: object, seq: int | None = None) -> Fold:
     """The fold after one more log event, numbered ``seq`` (the next number when absent)."""
     number = fold.read + 1 if seq is None else seq
-    checked = read_event(event, event_types(fold.setup))
+    game = game_of(fold.setup)
+    checked = read_event(event, _event_types(game.name))
     kind = checked["type"]
     if kind == UNDO:
         if fold.previous is None:
@@ -316,7 +325,7 @@ def step(fold: Fold, event: object, seq: int | None = None) -> Fold:
         plan = amend(fold, read_amendment(checked, fold.setup))
         return Fold(fold.setup, _after(plan.state, fold.state), _chain(plan.entries), number,
                     fold, (*fold.amendments, number))
-    state = play(fold.state, checked)
+    state = play(fold.state, checked, game)
     return Fold(fold.setup, state, Entry(number, checked, fold.last), number, fold,
                 fold.amendments)
 
