@@ -16,6 +16,7 @@ from scorekeeper.games.session import (
     initial_session,
     replay_session,
 )
+from scorekeeper.options import OptionError
 
 
 def hearts(players: list[str] | None = None, **options: object) -> SessionSetup:
@@ -106,7 +107,7 @@ def test_setup_is_validated() -> None:
         SessionSetup.from_json({"game": "tong-its", "players": ["ann", "bob"]})
     with pytest.raises(GameError, match="different name"):
         SessionSetup.from_json({"game": "toss-hearts", "players": ["ann", "ann"]})
-    with pytest.raises(GameError, match="no option 'moonshot'"):
+    with pytest.raises(OptionError, match="no option 'moonshot'"):
         SessionSetup.from_json({"game": "toss-hearts", "players": ["a", "b"],
                                 "options": {"moonshot": 1}})
     with pytest.raises(GameError, match="unknown game"):
