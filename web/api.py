@@ -13,6 +13,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from scorekeeper import engine
 from scorekeeper.cards import check_cards, parse_cards, read_cards
 from scorekeeper.game import (
+    GAMES,
     GameSetup,
     available_games,
     get_game,
@@ -243,8 +244,9 @@ def read_players(raw_players: list[Any]) -> tuple[list[str], dict[str, str]]:
     colours chosen."""
     players: list[str] = []
     colours: dict[str, str] = {}
-    if len(raw_players) > 12:
-        raise BadRequestError(f"a table seats at most 12 players, not {len(raw_players)}")
+    most = max(game.max_players for game in GAMES.values())  # before any name is read
+    if len(raw_players) > most:
+        raise BadRequestError(f"a table seats at most {most} players, not {len(raw_players)}")
     for i, entry in enumerate(raw_players):
         if isinstance(entry, dict):
             check_fields(entry, ("name", "colour"), f"player {i + 1}")

@@ -13,6 +13,7 @@ import time
 from types import FrameType
 from typing import Any
 
+from scorekeeper.pegboard import MAX_BOARDS
 from web.board import DTR_CHOICES, start_boards
 from web.qr import lan_address, qr_text
 
@@ -43,7 +44,7 @@ def register(subparsers: Any) -> None:
                         help="the board's firmware: ours (default) or stock WLED")
     parser.add_argument("--board-layout", default=None, metavar="FILE",
                         help="layout file mapping holes to LEDs (default: the built-in layout "
-                             "for up to six boards, as in hardware/layout.json)")
+                             f"for up to {MAX_BOARDS} boards, as in hardware/layout.json)")
     parser.add_argument("--board-table", default=None, metavar="TABLE_ID",
                         help="the table the board shows (default: the newest table)")
     parser.add_argument("--board-dtr", choices=DTR_CHOICES, default=None,

@@ -15,6 +15,7 @@ from markupsafe import Markup
 
 from scorekeeper.cards import deck_codes
 from scorekeeper.game import available_games, game_of, setup_json
+from scorekeeper.options import MAX_DECKS
 from scorekeeper.pegboard import PEG_COLOURS
 from scorekeeper.rulesets import RULESETS, TOSS_OPTION
 from web.auth import get_store, request_token, role_for, set_token_cookie
@@ -80,7 +81,7 @@ def start() -> str:
 @bp.get("/rules")
 def rules() -> str:
     return render_template("rules.html", deck=deck_codes(), rulesets=RULESETS,
-                           ace_rules=TOSS_OPTION["ace"].choices)
+                           ace_rules=TOSS_OPTION["ace"].choices, max_decks=MAX_DECKS)
 
 
 @bp.get("/t/<table_id>/join")

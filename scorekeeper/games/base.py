@@ -374,6 +374,7 @@ list every player in "totals" or "players"
             "summary": self.summary,
             "deck": self.deck,
             "players": {"min": self.min_players, "max": self.max_players},
+            "decks": {"min": 1, "max": MAX_DECKS},
             "lower_wins": self.lower_wins,
             "chips": self.has_chips,
             "options": [o.to_json() for o in self.options],

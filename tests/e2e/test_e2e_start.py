@@ -13,6 +13,7 @@ import pytest
 from playwright import sync_api
 
 from scorekeeper.game import get_game, read_setup, setup_json
+from scorekeeper.options import MAX_DECKS
 from scorekeeper.pegboard import PEG_COLOURS
 from web.server import ServerThread
 
@@ -80,6 +81,7 @@ def test_a_hand_by_hand_game_is_posted_in_the_one_setup_format(server: ServerThr
     tablet.click(".game-choice[data-game=toss-hearts]")
     tablet.click("#remove-player")
     tablet.locator("select[name=colour]").nth(1).select_option(PEG_COLOURS["white"])
+    expect(tablet.locator("#pack-decks")).to_have_attribute("max", str(MAX_DECKS))
     tablet.fill("#pack-decks", "2")
     body, table_id = create(tablet)
     assert body == {"game": "toss-hearts", "players": ["Ann", "Bob", "Cy"],

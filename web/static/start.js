@@ -63,7 +63,7 @@
     tossBox.hidden = pack; tossExtra.hidden = pack; packBox.hidden = !pack;
     SK.$$(".game-choice").forEach((el) => el.classList.toggle("on", el.dataset.game === g.name));
     optionsBox.innerHTML = `<h2>Options <span class="muted">(${SK.esc(g.title)})</span></h2><div class="row">${(g.options || []).map(optionField).join("") || `<span class="muted">This game has no options.</span>`}</div>`;
-    packBox.innerHTML = pack ? `<div class="row"><label><span>Decks (<code>decks</code>)</span><input type="number" id="pack-decks" min="1" max="20" value="1"></label>
+    packBox.innerHTML = pack ? `<div class="row"><label><span>Decks (<code>decks</code>)</span><input type="number" id="pack-decks" min="${g.decks.min}" max="${g.decks.max}" value="1"></label>
         ${g.chips ? `<label><span>Chips each player starts with</span><input type="number" id="start-chips" min="0" step="1" placeholder="${g.ui.start_chips}">${g.ui.start_chips_help ? `<small data-chips-help>${SK.esc(g.ui.start_chips_help)}</small>` : ""}</label>` : ""}</div>
         <p class="muted">${g.players.min === g.players.max ? `${g.players.min} players.` : `${g.players.min} to ${g.players.max} players.`} The keeper enters each hand; the app scores it.</p>` : "";
     if (pack) teamsSel.value = "0";
