@@ -7,7 +7,5 @@ which returns at once; a background thread gets it onto the board when it can.
 
 from firmware_bridge.layout import Layout, LayoutError, default_layout
 from firmware_bridge.scene import BoardPegs, Scene, SceneError
-from firmware_bridge.webapp import init_app
 
-__all__ = ["BoardPegs", "Layout", "LayoutError", "Scene", "SceneError", "default_layout",
-           "init_app"]
+__all__ = ["BoardPegs", "Layout", "LayoutError", "Scene", "SceneError", "default_layout"]

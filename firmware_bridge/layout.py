@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from firmware_bridge.scene import RGB, Scene
+from scorekeeper.pegboard import MAX_BOARDS
 
 ROWS: Final = ("hundreds", "tens", "ones")
 LIGHTS: Final = ("minus", "thousand")
@@ -85,8 +86,8 @@ class Layout:
     def __post_init__(self) -> None:
         if not 1 <= self.led_count < NO_LED:
             raise LayoutError(f"led_count must be 1-{NO_LED - 1}, got {self.led_count}")
-        if not 1 <= len(self.boards) <= 6:
-            raise LayoutError(f"a layout has 1-6 boards, got {len(self.boards)}")
+        if not 1 <= len(self.boards) <= MAX_BOARDS:
+            raise LayoutError(f"a layout has 1-{MAX_BOARDS} boards, got {len(self.boards)}")
         if not 0 <= self.max_brightness <= 255:
             raise LayoutError(f"max_brightness must be 0-255, got {self.max_brightness}")
         seen: dict[int, str] = {}
@@ -247,10 +248,10 @@ def serpentine_board(start: int) -> BoardLayout:
     )
 
 
-def default_layout(boards: int = 6) -> Layout:
+def default_layout(boards: int = MAX_BOARDS) -> Layout:
     """The default layout: ``boards`` serpentine boards of 32 LEDs chained on one strip."""
-    if not 1 <= boards <= 6:
-        raise LayoutError(f"1-6 boards, got {boards}")
+    if not 1 <= boards <= MAX_BOARDS:
+        raise LayoutError(f"1-{MAX_BOARDS} boards, got {boards}")
     return Layout(
         led_count=boards * LEDS_PER_BOARD,
         boards=tuple(serpentine_board(b * LEDS_PER_BOARD) for b in range(boards)),

@@ -1,6 +1,6 @@
-"""The board inside ``scorekeeper serve --board PORT|auto|sim``: the web app calls
-:func:`init_app`, which adds :func:`start_board` to ``app.extensions["scorekeeper.board_hooks"]``;
-the server then calls ``start_board(app, spec)``.
+"""The board inside ``scorekeeper serve --board PORT|auto|sim``: :data:`BOARD`, registered under
+the ``scorekeeper.board`` entry-point group (pyproject.toml) as the web app's
+:class:`web.board.BoardHook`; the server calls ``BOARD.start(app, spec, tables)``.
 
 In-process the board follows the table store directly (no HTTP): the table named by
 ``BOARD_TABLE`` (config, from ``SCOREKEEPER_BOARD_TABLE``), else the newest table, switching when a
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from firmware_bridge.emulator import BoardEmulator
 from firmware_bridge.layout import Layout, default_layout
@@ -25,43 +25,11 @@ from firmware_bridge.scene import DEFAULT_BRIGHTNESS, Scene, SceneError
 if TYPE_CHECKING:
     from flask import Flask
 
-    from scorekeeper.outline import StateOutline
-    from web.store import Store, Table
+    from web.board import BoardHook, BoardTable, BoardTables
 
-HOOKS = "scorekeeper.board_hooks"
 SIM = "sim"
 
-
-class FollowedTable(Protocol):
-    """What the board reads of a table: its id, sequence number and state, and the condition
-    its writes notify."""
-
-    @property
-    def id(self) -> str: ...
-
-    @property
-    def seq(self) -> int: ...
-
-    @property
-    def cond(self) -> threading.Condition: ...
-
-    def state_json(self) -> StateOutline: ...
-
-
-TableT = TypeVar("TableT", bound=FollowedTable)
-
-
-class TableStore(Protocol[TableT]):
-    """What the board needs of the table store: the tables, and where its status goes."""
-
-    @property
-    def closed(self) -> threading.Event: ...
-
-    def table(self, table_id: str) -> TableT: ...
-
-    def table_ids(self) -> list[str]: ...
-
-    def set_board_status(self, table: TableT, status: str, detail: str) -> None: ...
+TableT = TypeVar("TableT", bound="BoardTable")
 
 
 def setting(app: Flask, name: str, default: str | None = None) -> str | None:
@@ -72,17 +40,10 @@ def setting(app: Flask, name: str, default: str | None = None) -> str | None:
     return None if value is None else str(value)
 
 
-def init_app(app: Flask) -> None:
-    """Register the board hook with the app (idempotent)."""
-    hooks = app.extensions.setdefault(HOOKS, [])
-    if start_board not in hooks:
-        hooks.append(start_board)
-
-
 class StoreFollower(Generic[TableT]):
     """Shows the followed table's state on the link whenever its sequence number moves."""
 
-    def __init__(self, store: TableStore[TableT], link: BoardLink, table_id: str | None = None,
+    def __init__(self, store: BoardTables[TableT], link: BoardLink, table_id: str | None = None,
                  brightness: int = DEFAULT_BRIGHTNESS, poll: float = 1.0) -> None:
         self.store = store
         self.link = link
@@ -151,22 +112,28 @@ class StoreFollower(Generic[TableT]):
                     print(f"board: state {seq} not shown: {exc}", file=sys.stderr)
 
 
-def start_board(app: Flask, spec: str) -> StoreFollower[Table]:
-    """The hook: start the link (and the emulator for ``sim``) and follow the store."""
-    mode = setting(app, "BOARD_MODE", OURS) or OURS
-    layout_path = setting(app, "BOARD_LAYOUT")
-    layout: Layout = Layout.load(layout_path) if layout_path else default_layout()
-    brightness = int(setting(app, "BOARD_BRIGHTNESS", str(DEFAULT_BRIGHTNESS)) or 0)
-    port = spec
-    if spec == SIM:
-        emulator = BoardEmulator(mode=mode, layout=layout)
-        port = emulator.start()
-        app.extensions["scorekeeper.board_sim"] = emulator
-        print(f"board: simulated board on {port}", file=sys.stderr)
-    link = BoardLink(port, layout=layout, mode=mode,
-                     dtr=setting(app, "BOARD_DTR", DTR_AUTO) or DTR_AUTO)
-    store: Store = app.extensions["scorekeeper.store"]
-    follower = StoreFollower(store, link, setting(app, "BOARD_TABLE"), brightness)
-    app.extensions["scorekeeper.board"] = follower
-    follower.start()
-    return follower
+class LedBoard:
+    """The LED board link as the web app's board hook (:class:`web.board.BoardHook`)."""
+
+    def start(self, app: Flask, spec: str, tables: BoardTables[Any]) -> StoreFollower[Any]:
+        """Start the link (and the emulator for ``sim``) and follow the tables."""
+        mode = setting(app, "BOARD_MODE", OURS) or OURS
+        layout_path = setting(app, "BOARD_LAYOUT")
+        layout: Layout = Layout.load(layout_path) if layout_path else default_layout()
+        brightness = int(setting(app, "BOARD_BRIGHTNESS", str(DEFAULT_BRIGHTNESS)) or 0)
+        port = spec
+        if spec == SIM:
+            emulator = BoardEmulator(mode=mode, layout=layout)
+            port = emulator.start()
+            app.extensions["scorekeeper.board_sim"] = emulator
+            print(f"board: simulated board on {port}", file=sys.stderr)
+        link = BoardLink(port, layout=layout, mode=mode,
+                         dtr=setting(app, "BOARD_DTR", DTR_AUTO) or DTR_AUTO)
+        follower = StoreFollower(tables, link, setting(app, "BOARD_TABLE"), brightness)
+        app.extensions["scorekeeper.board"] = follower
+        follower.start()
+        return follower
+
+
+#: The board hook the ``scorekeeper.board`` entry point names.
+BOARD: BoardHook = LedBoard()

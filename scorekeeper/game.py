@@ -25,6 +25,7 @@ from scorekeeper.engine.game import TossGame
 from scorekeeper.engine.state import SetupError
 from scorekeeper.games import GAMES as PACKS
 from scorekeeper.games.base import UnknownGameError
+from scorekeeper.options import Option
 from scorekeeper.outline import Incoming, JsonObject, StateOutline
 from scorekeeper.pegboard import PegBoard
 from scorekeeper.rulesets import COMPLEX, RULESETS
@@ -112,6 +113,11 @@ class Game(Protocol[SetupT, StateT]):
 
     @property
     def end_hand_preview(self) -> bool: ...
+
+    @property
+    def options(self) -> tuple[Option, ...]:
+        """The options a table of this game chooses, each declared once."""
+        ...
 
     def describe(self) -> JsonObject: ...
 

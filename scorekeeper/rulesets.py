@@ -9,11 +9,12 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
 from typing import Any, Final, Literal
 
 from scorekeeper.cards import ACE, Card
-from scorekeeper.errors import InvalidInputError
+from scorekeeper.options import MAX_DECKS, Option, resolve
 from scorekeeper.outline import JsonObject
 
 Ruleset = Literal["toss-rummy", "complex-toss-rummy"]
@@ -34,10 +35,6 @@ JOKER_VALUE: Final = 40
 ACE_VALUE: Final = 20
 TEN_VALUE: Final = 10
 SMALL_VALUE: Final = 5
-
-
-class OptionError(InvalidInputError):
-    """A table option has an unknown name or a value outside its range."""
 
 
 def card_value(card: Card, ruleset: Ruleset = COMPLEX) -> int:
@@ -65,54 +62,65 @@ def cards_value(cards: Any, ruleset: Ruleset = COMPLEX) -> int:
     return sum(card_value(c, ruleset) for c in cards)
 
 
+#: The options of both Toss rulesets, declared once (docs/rules.md 2-3,
+#: docs/rules-readings.md): the start page, ``scorekeeper games``, the game's description and
+#: the error a bad value gets all read these.
+TOSS_OPTIONS: Final[tuple[Option, ...]] = (
+    Option("ruleset", "choice", COMPLEX, "the ruleset: the game played sets it",
+           choices=RULESETS, offered=False),
+    Option("ace", "choice", "both", "both: Q-K-A and A-2-3 (K-A-2 never); high: Q-K-A only;"
+           " low: A-2-3 only", choices=ACE_RULES),
+    Option("goal", "int", None, "points that win the game; unset: 1000 in Complex Toss Rummy,"
+           " 1010 in Toss Rummy", minimum=1, nullable=True, label="the points that win"),
+    Option("wild_scoring", "bool", False, "score melds as played, as in Complex Toss Rummy",
+           only=(TOSS_RUMMY,)),
+    Option("chips_per_points", "int", 10, "points per chip when the game is settled in chips",
+           minimum=1, only=(TOSS_RUMMY,)),
+    Option("decks", "int", 1, "whole decks shuffled together", minimum=1, maximum=MAX_DECKS,
+           label="the number of decks"),
+    Option("toss_joker", "choice", "shown", "shown: the tossing joker is shown from hand and"
+           " joins the new meld only when listed among its cards; melded: it must be one of the"
+           " new meld's cards", choices=TOSS_JOKER_RULES),
+    Option("double_cross_back", "bool", True, "a DoubleCross may itself be DoubleCrossed back",
+           only=(COMPLEX,)),
+    Option("double_cross_takes", "choice", "whole-play", "whole-play: the Toss meld and every"
+           " other meld or lay-off of that turn; toss-meld: the Toss meld only",
+           choices=DOUBLE_CROSS_TAKES),
+)
+#: Each Toss option by name.
+TOSS_OPTION: Final[dict[str, Option]] = {option.name: option for option in TOSS_OPTIONS}
+
+
 @dataclass(frozen=True, slots=True)
 class TossOptions:
-    """Per-table options of Toss Rummy and Complex Toss Rummy, with the house defaults.
+    """Per-table options of Toss Rummy and Complex Toss Rummy: one field per option of
+    :data:`TOSS_OPTIONS`, which declares each one's values, default and meaning.
 
-    ``goal`` defaults to 1010 in Toss Rummy and 1000 in Complex Toss Rummy (None = ruleset
-    default). ``wild_scoring`` makes Toss Rummy score melds as played. ``toss_joker``:
-    ``"shown"`` (the tossing joker is shown from hand and joins the new meld only when listed
-    among its cards) or ``"melded"`` (it must be one of the new meld's cards).
-    ``double_cross_back``: in Complex Toss Rummy, whether a DoubleCross may itself be
-    DoubleCrossed (a chain); no effect in Toss Rummy, where a DoubleCross is never answered.
-    ``double_cross_takes``: what a DoubleCross takes, ``"whole-play"`` (every meld and lay-off
-    of the play answered, the Toss meld included) or ``"toss-meld"`` (the Toss meld only).
+    ``goal`` None is the ruleset's default (:attr:`resolved_goal`). ``double_cross_back`` has
+    no effect in Toss Rummy, where a DoubleCross is never answered.
 
     >>> TossOptions().resolved_goal, TossOptions(ruleset="toss-rummy").resolved_goal
     (1000, 1010)
+    >>> TossOptions(ace="sideways")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.options.OptionError: option "ace" must be one of both, high, low, not 'sideways' \
+(both: Q-K-A and A-2-3 (K-A-2 never); high: Q-K-A only; low: A-2-3 only)
     """
 
-    ruleset: Ruleset = COMPLEX
-    ace: AceRule = "both"
-    goal: int | None = None
-    wild_scoring: bool = False
-    chips_per_points: int = 10
-    decks: int = 1
-    toss_joker: TossJokerRule = "shown"
-    double_cross_back: bool = True
-    double_cross_takes: DoubleCrossTakes = "whole-play"
+    ruleset: Ruleset = TOSS_OPTION["ruleset"].default
+    ace: AceRule = TOSS_OPTION["ace"].default
+    goal: int | None = TOSS_OPTION["goal"].default
+    wild_scoring: bool = TOSS_OPTION["wild_scoring"].default
+    chips_per_points: int = TOSS_OPTION["chips_per_points"].default
+    decks: int = TOSS_OPTION["decks"].default
+    toss_joker: TossJokerRule = TOSS_OPTION["toss_joker"].default
+    double_cross_back: bool = TOSS_OPTION["double_cross_back"].default
+    double_cross_takes: DoubleCrossTakes = TOSS_OPTION["double_cross_takes"].default
 
     def __post_init__(self) -> None:
-        if self.ruleset not in RULESETS:
-            raise OptionError(f"unknown rules {self.ruleset!r}: use one of {', '.join(RULESETS)}")
-        if self.ace not in ACE_RULES:
-            raise OptionError(f"unknown ace option {self.ace!r}: use both, high or low")
-        if self.goal is not None and self.goal < 1:
-            raise OptionError(f"the goal must be a positive number of points, not {self.goal}")
-        if self.chips_per_points < 1:
-            raise OptionError("chips_per_points must be 1 or more")
-        if not 1 <= self.decks <= 20:
-            raise OptionError(f"the number of decks must be from 1 to 20, not {self.decks}")
-        if self.toss_joker not in TOSS_JOKER_RULES:
-            raise OptionError(f"unknown toss_joker option {self.toss_joker!r}: use shown (the"
-                              " joker is shown from hand) or melded (it joins the new meld)")
-        if not isinstance(self.double_cross_back, bool):
-            raise OptionError("double_cross_back must be true or false, not"
-                              f" {self.double_cross_back!r}")
-        if self.double_cross_takes not in DOUBLE_CROSS_TAKES:
-            raise OptionError(f"unknown double_cross_takes option {self.double_cross_takes!r}:"
-                              " use whole-play (the Toss meld and every other meld or lay-off"
-                              " of that turn) or toss-meld (the Toss meld only)")
+        for option in TOSS_OPTIONS:
+            option.check(getattr(self, option.name))
 
     @property
     def resolved_goal(self) -> int:
@@ -132,16 +140,16 @@ class TossOptions:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> TossOptions:
-        """Build options from a JSON object, refusing unknown names.
+    def from_json(cls, data: Mapping[str, object]) -> TossOptions:
+        """Build options from a JSON object, refusing unknown names and ill-typed values.
 
         >>> TossOptions.from_json({"ace": "high"}).ace
         'high'
+        >>> TossOptions.from_json({"decks": "2"})
+        Traceback (most recent call last):
+        ...
+        scorekeeper.options.OptionError: option "decks" (the number of decks) must be a whole \
+number, not '2'
         """
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise OptionError(
-                f"unknown option {unknown[0]!r}: options are {', '.join(sorted(known))}"
-            )
-        return replace(cls(), **data)
+        title = RULESET_TITLES.get(str(data.get("ruleset", COMPLEX)), "Toss Rummy")
+        return cls(**resolve(TOSS_OPTIONS, data, title))  # type: ignore[arg-type]

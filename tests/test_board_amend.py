@@ -7,15 +7,14 @@ from typing import Any
 from flask import Flask
 from test_board_link import HAND_EVENTS, SETUP, expected_leds, wait_until
 
-import firmware_bridge
+from firmware_bridge.webapp import BOARD
 from scorekeeper import engine
 
 
 def test_the_board_shows_the_scores_an_amendment_gives(app: Flask) -> None:
-    firmware_bridge.init_app(app)
     store = app.extensions["scorekeeper.store"]
     table = store.create_table(engine.TableSetup.from_json(SETUP))
-    follower = app.extensions["scorekeeper.board_hooks"][0](app, "sim")
+    follower = BOARD.start(app, "sim", store)
     try:
         emulator = app.extensions["scorekeeper.board_sim"]
         state: dict[str, Any] = {}

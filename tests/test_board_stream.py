@@ -13,11 +13,12 @@ import pytest
 from flask import Flask
 from test_board_link import HAND_EVENTS, SETUP, expected_leds, wait_until
 
-import firmware_bridge
+import firmware_bridge.webapp
 from firmware_bridge.emulator import BoardEmulator
 from firmware_bridge.link import BoardLink
 from firmware_bridge.stream import Server, StatusPoster, StreamError, StreamFollower
 from scorekeeper import engine
+from web.board import board_hooks, start_boards
 from web.server import ServerThread
 
 
@@ -103,13 +104,11 @@ def test_wrong_token_is_a_clear_error(server: ServerThread, table: Any) -> None:
 
 
 def test_in_process_board_hook_follows_the_newest_table(app: Flask) -> None:
-    firmware_bridge.init_app(app)
-    firmware_bridge.init_app(app)
-    hooks = app.extensions["scorekeeper.board_hooks"]
-    assert hooks == [firmware_bridge.webapp.start_board]
+    app.config["BOARD_HOOKS"] = ["firmware_bridge.webapp:BOARD"]
+    assert board_hooks(app) == [firmware_bridge.webapp.BOARD]
     store = app.extensions["scorekeeper.store"]
     table = store.create_table(engine.TableSetup.from_json(SETUP))
-    follower = hooks[0](app, "sim")
+    [follower] = start_boards(app, "sim")
     try:
         emulator = app.extensions["scorekeeper.board_sim"]
         state: dict[str, Any] = {}

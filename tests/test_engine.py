@@ -507,12 +507,18 @@ def test_state_json_has_the_contract_shape() -> None:
         ({"players": list(FOUR), "teams": {"N": ["ann", "cy"], "S": ["bob", "cy"]}},
          "in two teams"),
         ({"players": ["ann", "bob"], "colours": {"ann": "red"}}, "#rrggbb"),
-        ({"players": ["ann", "bob"], "options": {"goal": 0}}, "goal"),
     ],
 )
 def test_bad_setups(data: dict[str, Any], words: str) -> None:
     with pytest.raises(SetupError, match=words):
         TableSetup.from_json(data)
+
+
+def test_a_bad_option_in_a_setup_is_the_one_option_error() -> None:
+    from scorekeeper.options import OptionError
+
+    with pytest.raises(OptionError, match='option "goal" .* must be 1 or more, not 0'):
+        TableSetup.from_json({"players": ["ann", "bob"], "options": {"goal": 0}})
 
 
 def test_setup_round_trips_through_json() -> None:
@@ -533,7 +539,7 @@ def test_toss_joker_option_defaults_validates_and_round_trips() -> None:
     assert TossOptions.from_json(options.to_json()) == options
     with pytest.raises(ValueError, match="toss_joker"):
         TossOptions.from_json({"toss_joker": "kept"})
-    with pytest.raises(ValueError, match="double_cross_back must be true or false"):
+    with pytest.raises(ValueError, match='option "double_cross_back" must be true or false'):
         TossOptions.from_json({"double_cross_back": "no"})
 
 

@@ -124,16 +124,16 @@ def test_the_same_malformed_event_gets_the_same_status_at_every_table(
 
 
 def test_every_error_is_an_input_error_or_a_rule_refusal() -> None:
-    from scorekeeper import cards, chips, deadwood, engine, games, melds, rulesets, tally
+    from scorekeeper import cards, chips, deadwood, engine, games, melds, options, tally
     from scorekeeper.cli import InputError
     from scorekeeper.errors import InvalidInputError, RuleRefusalError, http_status
     from scorekeeper.games.session import SessionError
     from scorekeeper.vision.art import ArtMissingError
     from scorekeeper.vision.errors import VisionError
 
-    for error in (cards.CardError, engine.EventError, engine.SetupError, rulesets.OptionError,
+    for error in (cards.CardError, engine.EventError, engine.SetupError, options.OptionError,
                   tally.TallyError, deadwood.DeadwoodError, chips.ChipError, InputError,
-                  VisionError, games.UnknownGameError, games.GameOptionError, ArtMissingError,
+                  VisionError, games.UnknownGameError, ArtMissingError,
                   log.MalformedCorrectionError):
         assert issubclass(error, InvalidInputError) and http_status(error("x")) == 400
     for error in (engine.RuleViolation, melds.IllegalPlay, games.HandEntryError, SessionError,

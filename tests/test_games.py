@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from scorekeeper.cards import CardError, parse_cards
-from scorekeeper.games import GAMES, GameOptionError, HandEntryError, UnknownGameError, get_game
+from scorekeeper.games import GAMES, HandEntryError, OptionError, UnknownGameError, get_game
 from scorekeeper.games.base import FIELD_KINDS, Field, RulesPack
 from scorekeeper.games.indian_chief import baccarat_digit, poker_hand, score_meld
 from scorekeeper.games.tong_its import concealed_fours, hand_winner, tong_its_payment
@@ -55,9 +55,9 @@ def test_chip_games_are_flagged() -> None:
 
 
 def test_unknown_option_and_field_are_refused() -> None:
-    with pytest.raises(GameOptionError, match="no option 'moon'"):
+    with pytest.raises(OptionError, match="no option 'moon'"):
         get_game("rummy").resolve_options({"moon": "plus"})
-    with pytest.raises(GameOptionError, match="minus, plus"):
+    with pytest.raises(OptionError, match="minus, plus"):
         score("toss-hearts", {"taken": {}, "moon": "sideways"})
     with pytest.raises(HandEntryError, match="no field 'taker'"):
         score("toss-hearts", {"totals": {"ann": 0}, "taker": {"ann": ["2he"]}})
@@ -713,7 +713,7 @@ def test_tossni_order_errors() -> None:
         score("tossni", {"totals": {"ann": 0, "bob": 0, "cy": 0}, "order": ["ann"]})
     with pytest.raises(HandEntryError, match="twice"):
         score("tossni", {"totals": {"ann": 0, "bob": 0, "cy": 0}, "order": ["ann", "ann"]})
-    with pytest.raises(GameOptionError, match="needs 2 values"):
+    with pytest.raises(OptionError, match="needs 2 values"):
         score("tossni", {"totals": {"ann": 0, "bob": 0}, "order": ["ann"],
                          "place_points": [3, 2, 1]})
 

@@ -15,6 +15,7 @@ from scorekeeper.games.session import (
     apply_session,
     initial_session,
 )
+from scorekeeper.options import OptionError
 
 
 def hearts(players: list[str] | None = None, **options: object) -> SessionSetup:
@@ -105,7 +106,7 @@ def test_setup_is_validated() -> None:
         SessionSetup.from_json({"game": "tong-its", "players": ["ann", "bob"]})
     with pytest.raises(GameError, match="different name"):
         SessionSetup.from_json({"game": "toss-hearts", "players": ["ann", "ann"]})
-    with pytest.raises(GameError, match="no option 'moonshot'"):
+    with pytest.raises(OptionError, match="no option 'moonshot'"):
         SessionSetup.from_json({"game": "toss-hearts", "players": ["a", "b"],
                                 "options": {"moonshot": 1}})
     with pytest.raises(GameError, match="unknown game"):

@@ -9,7 +9,7 @@ players' phones and the display, live, with no internet.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import click
@@ -20,9 +20,6 @@ from werkzeug.exceptions import HTTPException
 from scorekeeper.errors import ScorekeeperError, http_status
 from web.config import DEFAULTS, from_environment, secret_key
 from web.store import RepeatedActionError, StaleWriteError, Store, StoreError
-
-#: A callable started with the server (``serve --board``): ``hook(app, board_spec)``.
-BoardHook = Callable[[Flask, str], object]
 
 
 class NoSessions(SessionInterface):
@@ -52,8 +49,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if app.config.get("DATABASE_URL"):
         app.config["DATABASE"] = app.config["DATABASE_URL"]
     store = Store.from_config(app.config).init_app(app)
-    hooks: list[BoardHook] = []
-    app.extensions["scorekeeper.board_hooks"] = hooks
 
     from web import api, club, edge, pages, photos
 

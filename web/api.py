@@ -10,9 +10,9 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
-from scorekeeper import engine
 from scorekeeper.cards import check_cards, parse_cards, read_cards
 from scorekeeper.game import (
+    GAMES,
     GameSetup,
     available_games,
     game_of,
@@ -22,7 +22,7 @@ from scorekeeper.game import (
 )
 from scorekeeper.games import GameError
 from scorekeeper.pegboard import PEG_COLOURS
-from scorekeeper.rulesets import TossOptions
+from scorekeeper.rulesets import COMPLEX, TossOptions
 from web import history as history_notes
 from web.auth import get_store, request_token, require, role_for, set_token_cookie
 from web.edge import (
@@ -46,7 +46,8 @@ PROBE_GAP_SECONDS = 0.05
 BOARD_STATUSES = ("connected", "disconnected", "connecting", "error", "simulated", "none")
 #: The fields each endpoint's body may hold (anything else is refused with its name).
 FIELDS: dict[str, tuple[str, ...]] = {
-    "create": ("game", "players", "teams", "options", "auto_accept", "decks", "start_chips"),
+    "create": ("game", "players", "teams", "colours", "options", "auto_accept", "decks",
+               "start_chips"),
     "join": ("join_token", "player"),
     "settings": ("auto_accept",),
     "event": ("base_seq", "event", "action_id"),
@@ -109,24 +110,6 @@ def options_field(data: dict[str, Any], example: str) -> dict[str, Any]:
     return {k: v for k, v in options.items() if v is not None and v != ""}
 
 
-def toss_options(options: dict[str, Any]) -> TossOptions:
-    """Toss options from JSON, each of the type of its default (``"decks": "2"`` is refused)."""
-    defaults = TossOptions()
-    for name, value in options.items():
-        default = getattr(defaults, name, None)
-        if default is None or name == "ruleset":
-            continue
-        wanted = type(default)
-        if isinstance(value, bool) != (wanted is bool) or not isinstance(value, wanted):
-            kind = {bool: "true or false", int: "a whole number", str: "text"}.get(
-                wanted, wanted.__name__)
-            raise BadRequestError(f'option "{name}" must be {kind}, not {value!r}')
-    if "goal" in options and (isinstance(options["goal"], bool)
-                              or not isinstance(options["goal"], int)):
-        raise BadRequestError(f'option "goal" must be a whole number, not {options["goal"]!r}')
-    return TossOptions.from_json(options)
-
-
 def card_codes(value: Any, what: str) -> list[str]:
     """Card codes from a list or a space-separated string, by the one card-code reader (which
     refuses an empty code)."""
@@ -153,54 +136,117 @@ def table_urls(table: Table) -> dict[str, str]:
 # -- creating and joining tables -----------------------------------------------------------
 
 def setup_from_json(data: dict[str, Any]) -> tuple[GameSetup, bool]:
-    """Build the table setup from the start page's JSON (see docs/api.md)."""
-    name = data.get("game", "complex-toss-rummy")
+    """The table setup from ``POST /api/tables`` (see docs/api.md): the one setup format that
+    :func:`scorekeeper.game.read_setup` reads (exports and ``scorekeeper replay`` too), plus
+    ``auto_accept``; names and colours are checked at the edge first. The earlier format
+    (players as ``{"name", "colour"}``, teams as a list) is read too (:func:`one_format`)."""
     auto_accept = bool_field(data, "auto_accept")
+    fields = one_format(data)
+    name = fields.get("game", COMPLEX)
     if not isinstance(name, str):
         raise BadRequestError(f'"game" must be the name of a game, not {name!r}')
     game = get_game(name)
-    if game.engine == "hands":
-        return pack_setup_from_json(game.name, data), auto_accept
-    options = options_field(data, 'like {"ace": "both", "decks": 1}')
-    options["ruleset"] = game.name
-    setup_options = toss_options(options)
-    raw_players = data.get("players")
-    low, high = game.min_players, game.max_players
-    if not isinstance(raw_players, list) or not low <= len(raw_players) <= high:
-        raise BadRequestError(f"a table needs {low} to {high} players, each with a name")
-    players, colours = read_players(raw_players)
-    teams, team_colours = read_teams(data.get("teams") or [])
-    chosen = team_colours if teams else colours  # the others get the default colours
-    setup = engine.TableSetup(players=tuple(players), teams=tuple(teams),
-                              colours=tuple(chosen.items()), options=setup_options)
-    return setup, auto_accept
+    if game.engine == "hands" and fields.get("teams"):
+        raise BadRequestError(f"{game.title} is not played in teams: leave out \"teams\"")
+    fields.update(game=game.name, options=options_field(fields, "of the game's options"),
+                  players=read_names(fields.get("players")),
+                  teams=read_team_members(fields.get("teams") or {}),
+                  colours=read_colours(fields.get("colours") or {}))
+    if not fields["teams"]:
+        del fields["teams"]
+    try:
+        return read_setup(fields), auto_accept
+    except GameError as exc:  # a setup the game refuses is a malformed request: 400
+        raise BadRequestError(str(exc)) from exc
 
 
-def read_teams(raw_teams: Any) -> tuple[list[tuple[str, tuple[str, ...]]], dict[str, str]]:
-    """Teams (``{"name", "members", "colour"}``) and the colours chosen."""
+def one_format(data: dict[str, Any]) -> dict[str, Any]:
+    """The body as the one setup format: the earlier format's players ``{"name", "colour"}``
+    and teams ``[{"name", "members", "colour"}]`` become ``players``, ``teams`` and
+    ``colours``, and a hand-by-hand game's ``"decks"`` among its options its own ``decks``
+    (the earlier start page sent them so; scripts and tests still do)."""
+    fields = {k: v for k, v in data.items() if k != "auto_accept"}
+    players, teams = fields.get("players"), fields.get("teams")
+    player_colours: dict[str, str] = {}
+    team_colours: dict[str, str] = {}
+    if isinstance(players, list) and any(isinstance(p, dict) for p in players):
+        fields["players"], player_colours = read_players(players)
+    if isinstance(teams, list):
+        fields["teams"], team_colours = read_teams(teams)
+    chosen = team_colours if fields.get("teams") else player_colours  # boards' owners only
+    if chosen:
+        fields["colours"] = {**chosen, **read_colours(fields.get("colours") or {})}
+    options = fields.get("options")
+    name = fields.get("game", COMPLEX)
+    if isinstance(options, dict) and "decks" in options and isinstance(name, str) and (
+            get_game(name).engine == "hands"):
+        fields["options"] = {k: v for k, v in options.items() if k != "decks"}
+        fields["decks"] = options["decks"]
+    if isinstance(fields.get("decks"), bool) or not isinstance(fields.get("decks", 1), int):
+        raise BadRequestError(f'"decks" must be a whole number of decks, not {fields["decks"]!r}')
+    return fields
+
+
+def read_names(raw_players: Any) -> list[str]:
+    """The players' names in seat order: each a name people read, no two alike."""
+    if not isinstance(raw_players, list):
+        raise BadRequestError('"players" must list the players\' names in seat order, like '
+                              '["Ann", "Bob", "Cy"]')
+    names, _ = read_players(raw_players)
+    return names
+
+
+def read_team_members(raw_teams: Any) -> dict[str, list[str]]:
+    """``{"North": ["Ann", "Cy"], ...}``, every name checked as a name people read."""
+    if not isinstance(raw_teams, dict):
+        raise BadRequestError('"teams" must map each team\'s name to its members, like '
+                              '{"North": ["Ann", "Cy"], "South": ["Bob", "Dee"]}')
+    teams: dict[str, list[str]] = {}
+    for i, (team, members) in enumerate(raw_teams.items()):
+        name = clean_name(team, f"team {i + 1}")
+        if not isinstance(members, list):
+            raise BadRequestError(f"team {name} must list its members, like [\"Ann\", \"Cy\"]")
+        teams[name] = [clean_name(m, f"a member of {name}") for m in members]
+    return teams
+
+
+def read_colours(raw_colours: Any) -> dict[str, str]:
+    """``{owner: colour}``: each colour ``#rrggbb`` or a peg colour's name, as ``#rrggbb``; an
+    owner without one gets the next default colour (:func:`scorekeeper.pegboard.board_colours`)."""
+    if not isinstance(raw_colours, dict):
+        raise BadRequestError('"colours" must map a board\'s owner (a player, or a team) to a '
+                              'colour, like {"Ann": "#bb3f42"}')
+    return {str(owner): colour_field(colour, str(owner)) for owner, colour in raw_colours.items()
+            if colour not in (None, "")}
+
+
+def read_teams(raw_teams: Any) -> tuple[dict[str, list[str]], dict[str, str]]:
+    """Teams in the earlier format (``[{"name", "members", "colour"}]``) and the colours
+    chosen."""
     if not isinstance(raw_teams, list):
         raise BadRequestError('"teams" must be a list like [{"name": "North", "members": '
                               '["ann", "cy"]}]')
-    teams: list[tuple[str, tuple[str, ...]]] = []
+    teams: dict[str, list[str]] = {}
     colours: dict[str, str] = {}
     for i, team in enumerate(raw_teams):
         if not isinstance(team, dict) or not isinstance(team.get("members"), list):
             raise BadRequestError('each team must be {"name": "North", "members": ["ann", "cy"]}')
         check_fields(team, ("name", "members", "colour"), f"team {i + 1}")
         name = clean_name(team.get("name") or f"Team {i + 1}", f"team {i + 1}")
-        members = tuple(clean_name(m, f"a member of {name}") for m in team["members"])
-        teams.append((name, members))
+        teams[name] = list(team["members"])
         if team.get("colour"):
-            colours[name] = colour_field(team["colour"], name)
+            colours[name] = team["colour"]
     return teams, colours
 
 
 def read_players(raw_players: list[Any]) -> tuple[list[str], dict[str, str]]:
-    """Player names (each a string or ``{"name", "colour"}``) and the colours chosen."""
+    """Player names (each a string or, in the earlier format, ``{"name", "colour"}``) and the
+    colours chosen."""
     players: list[str] = []
     colours: dict[str, str] = {}
-    if len(raw_players) > 12:
-        raise BadRequestError(f"a table seats at most 12 players, not {len(raw_players)}")
+    most = max(game.max_players for game in GAMES.values())  # before any name is read
+    if len(raw_players) > most:
+        raise BadRequestError(f"a table seats at most {most} players, not {len(raw_players)}")
     for i, entry in enumerate(raw_players):
         if isinstance(entry, dict):
             check_fields(entry, ("name", "colour"), f"player {i + 1}")
@@ -210,29 +256,8 @@ def read_players(raw_players: list[Any]) -> tuple[list[str], dict[str, str]]:
             raise BadRequestError(f"two players are called {name!r}: give each a different name")
         players.append(name)
         if isinstance(entry, dict) and entry.get("colour"):
-            colours[name] = colour_field(entry["colour"], name)
+            colours[name] = entry["colour"]
     return players, colours
-
-
-def pack_setup_from_json(game: str, data: dict[str, Any]) -> GameSetup:
-    """The setup of a rules-pack game (Toss Hearts, Tong-Its...): players with their colours,
-    the game's own options, decks and, for the chip games, the chips each player starts with."""
-    options = options_field(data, "of the game's options")
-    decks = options.pop("decks", data.get("decks", 1))
-    if isinstance(decks, bool) or not isinstance(decks, int):
-        raise BadRequestError(f'"decks" must be a whole number of decks, not {decks!r}')
-    raw_players = data.get("players")
-    if not isinstance(raw_players, list):
-        raise BadRequestError("a table needs a list of players, each with a name")
-    players, colours = read_players(raw_players)
-    fields: dict[str, Any] = {"game": game, "players": players, "options": options,
-                              "decks": decks, "colours": colours}
-    if data.get("start_chips") not in (None, ""):
-        fields["start_chips"] = data["start_chips"]
-    try:
-        return read_setup(fields)
-    except GameError as exc:
-        raise BadRequestError(str(exc)) from exc
 
 
 @bp.get("/games")
@@ -752,7 +777,7 @@ def rules_check() -> Response:
     from scorekeeper import melds
 
     data = body("rules-check")
-    options = toss_options(options_field(data, 'like {"ruleset": "toss-rummy"}'))
+    options = TossOptions.from_json(options_field(data, 'like {"ruleset": "toss-rummy"}'))
     cards = parse_cards(card_codes(data.get("cards", []), '"cards"'))
     if not cards:
         raise BadRequestError("pick or type at least one card")

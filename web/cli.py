@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import signal
 import socket
@@ -12,14 +11,11 @@ import sys
 import threading
 import time
 from types import FrameType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from scorekeeper.pegboard import MAX_BOARDS
+from web.board import DTR_CHOICES, start_boards
 from web.qr import lan_address, qr_text
-
-if TYPE_CHECKING:
-    from flask import Flask
-
-    from web import BoardHook
 
 
 def register(subparsers: Any) -> None:
@@ -48,9 +44,12 @@ def register(subparsers: Any) -> None:
                         help="the board's firmware: ours (default) or stock WLED")
     parser.add_argument("--board-layout", default=None, metavar="FILE",
                         help="layout file mapping holes to LEDs (default: the built-in layout "
-                             "for up to six boards, as in hardware/layout.json)")
+                             f"for up to {MAX_BOARDS} boards, as in hardware/layout.json)")
     parser.add_argument("--board-table", default=None, metavar="TABLE_ID",
                         help="the table the board shows (default: the newest table)")
+    parser.add_argument("--board-dtr", choices=DTR_CHOICES, default=None,
+                        help="hold DTR and RTS up: auto (for native-USB boards, the default), "
+                             "hold (always) or drop (never); as SCOREKEEPER_BOARD_DTR")
     parser.set_defaults(handler=serve)
 
 
@@ -84,25 +83,6 @@ def check_workers(workers: int, database: str) -> None:
             "postgresql://...), or leave out --workers")
 
 
-def start_board_hooks(app: Flask, spec: str) -> None:
-    """Let the board link add its hooks, then start them; a failing board never stops the app."""
-    try:
-        bridge = importlib.import_module("firmware_bridge")
-    except ImportError:
-        bridge = None
-    init_app = getattr(bridge, "init_app", None)
-    if callable(init_app):
-        init_app(app)
-    hooks: list[BoardHook] = app.extensions["scorekeeper.board_hooks"]
-    if not hooks:
-        print(f"note: --board {spec}: no LED board link is installed", file=sys.stderr)
-    for hook in hooks:
-        try:
-            hook(app, spec)
-        except Exception as exc:  # the table goes on without the board
-            print(f"warning: LED board link failed to start: {exc}", file=sys.stderr)
-
-
 def app_config(args: argparse.Namespace) -> dict[str, Any]:
     """The app's config from the command line (over the ``SCOREKEEPER_*`` variables)."""
     config: dict[str, Any] = {}
@@ -116,7 +96,7 @@ def app_config(args: argparse.Namespace) -> dict[str, Any]:
     if args.threads:
         config["THREADS"] = args.threads
     config["BOARD"] = args.board
-    for key in ("board_mode", "board_layout", "board_table"):
+    for key in ("board_mode", "board_layout", "board_table", "board_dtr"):
         if getattr(args, key):
             config[key.upper()] = getattr(args, key)
     return config
@@ -179,7 +159,7 @@ def serve_app(app: Any, args: argparse.Namespace, worker_of: int | None = None) 
         threading.Thread(target=follow_parent, args=(worker_of, shutdown), daemon=True,
                          name="follow-parent").start()
     if args.board:
-        start_board_hooks(app, args.board)
+        start_boards(app, args.board)
 
     try:
         server.serve()

@@ -8,6 +8,8 @@ import secrets
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from web.board import read_dtr, read_hooks
+
 MEGABYTE = 1024 * 1024
 
 
@@ -36,7 +38,8 @@ ENVIRONMENT: dict[str, tuple[str, Callable[[str], object]]] = {
     "SCOREKEEPER_BOARD_LAYOUT": ("BOARD_LAYOUT", str),
     "SCOREKEEPER_BOARD_TABLE": ("BOARD_TABLE", str),
     "SCOREKEEPER_BOARD_BRIGHTNESS": ("BOARD_BRIGHTNESS", int),
-    "SCOREKEEPER_BOARD_DTR": ("BOARD_DTR", str),
+    "SCOREKEEPER_BOARD_DTR": ("BOARD_DTR", read_dtr),
+    "SCOREKEEPER_BOARD_HOOKS": ("BOARD_HOOKS", read_hooks),
     "SCOREKEEPER_PHOTO_MAX_MB": ("PHOTO_MAX_BYTES", megabytes),
     "SCOREKEEPER_DECK_ZIP_MAX_MB": ("DECK_ZIP_MAX_BYTES", megabytes),
     "SCOREKEEPER_PHOTO_WORKERS": ("PHOTO_WORKERS", whole),
@@ -60,6 +63,8 @@ DEFAULTS: dict[str, Any] = {
     "TABLES_PER_WINDOW": 30,
     "TABLES_WINDOW_SECONDS": 600.0,
     "BOARD": None,
+    # The board hooks (web.board): None finds them through the scorekeeper.board entry points.
+    "BOARD_HOOKS": None,
     # Photos: the largest photo and calibration zip accepted, and the recognition workers.
     "PHOTO_MAX_BYTES": 16 * MEGABYTE,
     "DECK_ZIP_MAX_BYTES": 256 * MEGABYTE,

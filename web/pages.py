@@ -15,8 +15,9 @@ from markupsafe import Markup
 
 from scorekeeper.cards import deck_codes
 from scorekeeper.game import available_games, game_of, setup_json
+from scorekeeper.options import MAX_DECKS
 from scorekeeper.pegboard import PEG_COLOURS
-from scorekeeper.rulesets import ACE_RULES, RULESETS, TossOptions
+from scorekeeper.rulesets import RULESETS, TOSS_OPTION
 from web.auth import get_store, request_token, role_for, set_token_cookie
 from web.store import ForbiddenError, Role, Table, TokenError
 
@@ -74,14 +75,13 @@ def display_url(table: Table) -> str:
 
 @bp.get("/")
 def start() -> str:
-    return render_template("start.html", colours=PEG_COLOURS, rulesets=RULESETS,
-                           ace_rules=ACE_RULES, defaults=TossOptions(),
-                           games=available_games())
+    return render_template("start.html", colours=PEG_COLOURS, games=available_games())
 
 
 @bp.get("/rules")
 def rules() -> str:
-    return render_template("rules.html", deck=deck_codes(), rulesets=RULESETS, ace_rules=ACE_RULES)
+    return render_template("rules.html", deck=deck_codes(), rulesets=RULESETS,
+                           ace_rules=TOSS_OPTION["ace"].choices, max_decks=MAX_DECKS)
 
 
 @bp.get("/t/<table_id>/join")

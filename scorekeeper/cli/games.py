@@ -15,8 +15,8 @@ from scorekeeper.deadwood import TONG_ITS, solve, three_thirteen
 from scorekeeper.game import GAMES, get_game
 from scorekeeper.games import GAMES as PACKS
 from scorekeeper.games import RulesPack
-from scorekeeper.games.base import MAX_DECKS
 from scorekeeper.games.indian_chief import MELDS, score_meld
+from scorekeeper.options import MAX_DECKS
 
 DEADWOOD_GAMES = ("three-thirteen", "tong-its")
 

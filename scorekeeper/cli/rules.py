@@ -25,7 +25,7 @@ from scorekeeper.chips import CHIP_GAMES, settle
 from scorekeeper.cli import InputError, emit, read_json
 from scorekeeper.melds import judge_meld
 from scorekeeper.pegboard import PegPosition
-from scorekeeper.rulesets import ACE_RULES, COMPLEX, RULESETS, TossOptions
+from scorekeeper.rulesets import COMPLEX, RULESETS, TOSS_OPTION, TossOptions
 
 __all__ = ["CHIP_GAMES", "add_decks_option", "register", "table_cards"]
 
@@ -74,8 +74,9 @@ def register(subparsers: Any) -> None:
     )
     meld.add_argument("--rules", choices=RULESETS, default=COMPLEX,
                       help="ruleset whose card values apply (default %(default)s)")
-    meld.add_argument("--ace", choices=ACE_RULES, default="both",
-                      help="ace option: both (Q-K-A and A-2-3), high or low (default both)")
+    ace = TOSS_OPTION["ace"]
+    meld.add_argument("--ace", choices=ace.choices, default=ace.default,
+                      help=f"the ace option: {ace.help} (default {ace.default})")
     add_decks_option(meld)
     meld.add_argument("cards", nargs="+", metavar="CARD", help="card codes")
     meld.set_defaults(handler=_meld)

@@ -28,8 +28,9 @@ from scorekeeper.engine.state import (
     TableSetup,
     initial_state,
 )
+from scorekeeper.options import Option
 from scorekeeper.outline import Incoming, JsonObject
-from scorekeeper.rulesets import RULESET_TITLES, Ruleset, TossOptions
+from scorekeeper.rulesets import RULESET_TITLES, TOSS_OPTIONS, Ruleset, TossOptions
 from scorekeeper.standing import Standing
 
 #: The seed file of both Toss rulesets.
@@ -60,12 +61,26 @@ class TossGame:
     def title(self) -> str:
         return RULESET_TITLES[self.name]
 
+    @property
+    def options(self) -> tuple[Option, ...]:
+        """The options a table of this ruleset chooses (of :data:`TOSS_OPTIONS`)."""
+        return tuple(option for option in TOSS_OPTIONS if option.applies_to(self.name))
+
     def describe(self) -> JsonObject:
-        """What the start page and ``scorekeeper games`` show of this game."""
+        """What the start page and ``scorekeeper games`` show of this game: its options as
+        declared, an unset ``goal`` saying which goal it means (``unset``).
+
+        >>> [o["name"] for o in TossGame("toss-rummy").describe()["options"]][:3]
+        ['ace', 'goal', 'wild_scoring']
+        """
+        goal = TossOptions(ruleset=self.name).resolved_goal
+        options: list[JsonObject] = [
+            {**option.to_json(), **({"unset": goal} if option.name == "goal" else {})}
+            for option in self.options]
         return {"name": self.name, "title": self.title, "seed": TOSS_SEED, "engine": self.engine,
                 "deck": "toss", "players": {"min": self.min_players, "max": self.max_players},
                 "lower_wins": False, "chips": False, "summary": TOSS_SUMMARIES[self.name],
-                "goal": TossOptions(ruleset=self.name).resolved_goal,
+                "goal": goal, "options": options,
                 "features": {"proposals": self.proposals,
                              "end_hand_preview": self.end_hand_preview}}
 

@@ -19,7 +19,7 @@ from scorekeeper.errors import InvalidInputError, RuleRefusalError, ScorekeeperE
 from scorekeeper.melds import MeldKind
 from scorekeeper.outline import BoardOutline, JsonObject, StateOutline
 from scorekeeper.pegboard import MAX_BOARDS, PegBoard, PegPosition, board_colours
-from scorekeeper.rulesets import OptionError, TossOptions
+from scorekeeper.rulesets import TossOptions
 
 Phase = Literal["waiting", "playing", "hand-over", "game-over"]
 WAITING: Final = "waiting"
@@ -236,10 +236,7 @@ class TableSetup:
         options_in = data.get("options") or {}
         if not isinstance(options_in, Mapping):
             raise SetupError("\"options\" must be a JSON object")
-        try:
-            options = TossOptions.from_json(dict(options_in))
-        except (OptionError, TypeError) as exc:
-            raise SetupError(f"bad options: {exc}") from exc
+        options = TossOptions.from_json(options_in)  # a bad option: OptionError, naming it
         return cls(tuple(players), tuple(teams),
                    tuple((str(o), c) for o, c in colours_in.items()), options)
 

@@ -13,10 +13,8 @@ from typing import Final
 from scorekeeper.games.base import (
     Field,
     GameError,
-    GameOptionError,
     HandEntryError,
     HandScore,
-    Option,
     RulesPack,
     UnknownGameError,
 )
@@ -28,6 +26,7 @@ from scorekeeper.games.tong_its import TongIts
 from scorekeeper.games.toss_colors import TossColors
 from scorekeeper.games.toss_hearts import TossHearts
 from scorekeeper.games.tossni import Tossni
+from scorekeeper.options import Option, OptionError
 
 #: Every rules pack by name. A new game is one module and one line here.
 GAMES: Final[dict[str, RulesPack]] = {
@@ -52,7 +51,7 @@ __all__ = [
     "GAMES",
     "Field",
     "GameError",
-    "GameOptionError",
+    "OptionError",
     "HandEntryError",
     "HandScore",
     "Option",

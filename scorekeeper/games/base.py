@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, NamedTuple
 from scorekeeper import cards
 from scorekeeper.cards import STANDARD, Card, DeckKind, check_cards
 from scorekeeper.errors import InvalidInputError, RuleRefusalError, ScorekeeperError
+from scorekeeper.options import MAX_DECKS, Option, OptionError, resolve
 from scorekeeper.outline import Incoming, JsonObject, OptionValue, OptionValues
 from scorekeeper.standing import Standing
 
@@ -33,12 +34,10 @@ if TYPE_CHECKING:
 FieldKind = Literal[
     "int", "bool", "choice", "player", "players", "order", "cards", "suit", "teams", "group",
 ]
-OptionKind = Literal["int", "bool", "choice", "int-list"]
 
 FIELD_KINDS: Final[tuple[str, ...]] = (
     "int", "bool", "choice", "player", "players", "order", "cards", "suit", "teams", "group",
 )
-MAX_DECKS: Final = 20
 
 
 class GameError(ScorekeeperError):
@@ -47,10 +46,6 @@ class GameError(ScorekeeperError):
 
 class UnknownGameError(GameError, InvalidInputError):
     """No rules pack has that name."""
-
-
-class GameOptionError(GameError, InvalidInputError):
-    """An option of a game has an unknown name or a value outside its range."""
 
 
 class HandEntryError(GameError, RuleRefusalError):
@@ -115,58 +110,6 @@ class Field:
         if self.empty_hand:
             out["empty_hand"] = (True if self.empty_hand_if is None else
                                  {"field": self.empty_hand_if[0], "value": self.empty_hand_if[1]})
-        return out
-
-
-@dataclass(frozen=True, slots=True)
-class Option:
-    """A named per-table option with its house default (docs/rules.md)."""
-
-    name: str
-    kind: OptionKind
-    default: Any
-    help: str
-    choices: tuple[str, ...] = ()
-    minimum: int | None = None
-    nullable: bool = False
-
-    def check(self, value: object) -> OptionValue:
-        """Validate one value of this option, returning it."""
-        if value is None and self.nullable:
-            return None
-        if self.kind == "bool":
-            if not isinstance(value, bool):
-                raise GameOptionError(f"option {self.name!r} is true or false, not {value!r}")
-        elif self.kind == "choice":
-            if value not in self.choices:
-                raise GameOptionError(
-                    f"option {self.name!r} is one of {', '.join(self.choices)}, not {value!r}"
-                )
-        elif self.kind == "int":
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise GameOptionError(f"option {self.name!r} is a whole number, not {value!r}")
-            if self.minimum is not None and value < self.minimum:
-                raise GameOptionError(
-                    f"option {self.name!r} must be {self.minimum} or more, not {value}"
-                )
-        elif self.kind == "int-list" and (not isinstance(value, list) or not all(
-            isinstance(v, int) and not isinstance(v, bool) for v in value
-        )):
-            raise GameOptionError(
-                f"option {self.name!r} is a list of whole numbers, not {value!r}"
-            )
-        return value
-
-    def to_json(self) -> JsonObject:
-        out: dict[str, Any] = {
-            "name": self.name, "kind": self.kind, "default": self.default, "help": self.help,
-        }
-        if self.choices:
-            out["choices"] = list(self.choices)
-        if self.minimum is not None:
-            out["minimum"] = self.minimum
-        if self.nullable:
-            out["nullable"] = True
         return out
 
 
@@ -301,15 +244,7 @@ class RulesPack(ABC):
         >>> get_game("toss-hearts").resolve_options({"moon": "plus"})
         {'moon': 'plus', 'limit': 100, 'renege_hand': 'penalty-only'}
         """
-        given = dict(given or {})
-        known = {o.name: o for o in self.options}
-        unknown = sorted(set(given) - set(known))
-        if unknown:
-            names = ", ".join(known) or "none"
-            raise GameOptionError(
-                f"{self.title} has no option {unknown[0]!r} (its options: {names})"
-            )
-        return {o.name: o.check(given.get(o.name, o.default)) for o in self.options}
+        return resolve(self.options, given, self.title)
 
     def score(
         self,
@@ -356,7 +291,7 @@ class RulesPack(ABC):
         field_names = {f.name for f in self.hand_form}
         options = data.get("options") or {}
         if not isinstance(options, Mapping):
-            raise GameOptionError('"options" must be an object of option name -> value')
+            raise OptionError('"options" must be an object of option name -> value')
         given = dict(options)
         entry: dict[str, Any] = {}
         for key, value in data.items():
@@ -473,6 +408,7 @@ list every player in "totals" or "players"
             "summary": self.summary,
             "deck": self.deck,
             "players": {"min": self.min_players, "max": self.max_players},
+            "decks": {"min": 1, "max": MAX_DECKS},
             "lower_wins": self.lower_wins,
             "chips": self.has_chips,
             "features": {"proposals": self.proposals,
@@ -515,7 +451,7 @@ def int_option(options: OptionValues, name: str) -> int | None:
     value = options[name]
     if value is None or (isinstance(value, int) and not isinstance(value, bool)):
         return value
-    raise GameOptionError(f"option {name!r} is a whole number, not {value!r}")
+    raise OptionError(f'option "{name}" is a whole number, not {value!r}')
 
 
 def int_list_option(options: OptionValues, name: str) -> list[int] | None:
@@ -523,7 +459,7 @@ def int_list_option(options: OptionValues, name: str) -> list[int] | None:
     value = options[name]
     if value is None or isinstance(value, list):
         return value
-    raise GameOptionError(f"option {name!r} is a list of whole numbers, not {value!r}")
+    raise OptionError(f'option "{name}" is a list of whole numbers, not {value!r}')
 
 
 def read_bool(value: object, what: str) -> bool:

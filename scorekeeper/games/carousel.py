@@ -24,7 +24,6 @@ from scorekeeper.games.base import (
     HandEntryError,
     HandInput,
     HandScore,
-    Option,
     Roster,
     RulesPack,
     add_totals,
@@ -33,6 +32,7 @@ from scorekeeper.games.base import (
     read_int,
     require,
 )
+from scorekeeper.options import Option
 from scorekeeper.outline import Incoming
 
 JOKER_VALUE: Final = 25

@@ -21,7 +21,6 @@ from scorekeeper.games.base import (
     HandEntryError,
     HandInput,
     HandScore,
-    Option,
     Roster,
     RulesPack,
     add_totals,
@@ -29,6 +28,7 @@ from scorekeeper.games.base import (
     read_bool,
     require,
 )
+from scorekeeper.options import Option
 from scorekeeper.outline import Incoming
 
 RUMMY_FACTOR: Final = 2

@@ -26,11 +26,9 @@ from scorekeeper.cards import TOSS
 from scorekeeper.games.base import (
     Field,
     GameEnd,
-    GameOptionError,
     HandEntryError,
     HandInput,
     HandScore,
-    Option,
     Roster,
     RulesPack,
     add_totals,
@@ -40,6 +38,7 @@ from scorekeeper.games.base import (
     read_decks,
     read_int,
 )
+from scorekeeper.options import Option, OptionError
 from scorekeeper.outline import Incoming, JsonObject, OptionValues
 
 BID_TRICK: Final = 10
@@ -222,7 +221,7 @@ def toss_colors_chips(data: Incoming) -> ColorsChips:
     start = read_int(data.get("start_chips"), '"start_chips"', minimum=1)
     split = data.get("split", "equal")
     if split not in SPLITS:
-        raise GameOptionError(f'"split" is equal or two-thirds, not {split!r}')
+        raise OptionError(f'"split" is equal or two-thirds, not {split!r}')
     hands = data.get("hands", [])
     if not isinstance(hands, list):
         raise HandEntryError('"hands" must be a list of {"bidder", "partner", "made"}')

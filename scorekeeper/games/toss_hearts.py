@@ -25,13 +25,13 @@ from scorekeeper.games.base import (
     HandEntryError,
     HandInput,
     HandScore,
-    Option,
     Roster,
     RulesPack,
     check_deck,
     int_option,
     read_bool,
 )
+from scorekeeper.options import Option
 from scorekeeper.outline import JsonObject
 
 HEART_POINTS: Final = 1

@@ -18,17 +18,16 @@ from scorekeeper.cards import ACE, QUEEN, STANDARD, Card
 from scorekeeper.games.base import (
     Field,
     GameEnd,
-    GameOptionError,
     HandEntryError,
     HandInput,
     HandScore,
-    Option,
     Roster,
     RulesPack,
     add_totals,
     int_list_option,
     require,
 )
+from scorekeeper.options import Option, OptionError
 from scorekeeper.outline import Incoming, JsonObject
 
 DRAW_PER_QUEEN: Final = 2
@@ -107,7 +106,7 @@ class Tossni(RulesPack):
         n = len(order)
         places = int_list_option(opts, "place_points") or list(range(n - 1, -1, -1))
         if len(places) != n:
-            raise GameOptionError(f'"place_points" needs {n} values (one per place), not '
+            raise OptionError(f'"place_points" needs {n} values (one per place), not '
                                   f"{len(places)}")
         hand = {name: places[i] for i, name in enumerate(order)}
         new_totals = add_totals(totals, hand, names)

@@ -91,7 +91,7 @@ SK.Amend = class {
       const path = JSON.parse(el.dataset.path), kind = el.dataset.kind;
       let value;
       if (kind === "player") value = el.value || null;
-      else if (kind === "cards") value = el.value.split(/[\s,]+/).filter(Boolean);
+      else if (kind === "cards") value = SK.cardTokens(el.value);
       else if (kind === "number") value = el.value === "" ? null : Number(el.value);
       else if (kind === "bool") value = el.checked;
       else if (kind === "json") { try { value = JSON.parse(el.value); } catch (e) { value = el.value; } }

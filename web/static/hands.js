@@ -177,7 +177,7 @@
     if (hasCards) {
       picker.el = SK.$("#h-picker");
       picker.obj = new SK.Picker(picker.el, {placeholder: "Tap a player's cards box above, then tap a rank and suits", onChange: (cards) => {
-        if (!target || target.value.split(/[\s,]+/).filter(Boolean).join(" ") === cards.join(" ")) return;
+        if (!target || SK.cardTokens(target.value).join(" ") === cards.join(" ")) return;
         target.value = cards.join(" "); cardCounts(); schedulePreview();
       }});
       const first = SK.$("input[data-cards]", form); if (first) selectTarget(first);
@@ -190,12 +190,12 @@
   function selectTarget(input) {
     target = input;
     SK.$$(".prow", form).forEach((r) => r.classList.toggle("sel", r.contains(input)));
-    if (picker.obj) { picker.obj.cards = input.value.split(/[\s,]+/).filter(Boolean); picker.obj.rank = picker.obj.suit = picker.obj.sticky = null; picker.obj.render(); }
+    if (picker.obj) { picker.obj.cards = SK.cardTokens(input.value); picker.obj.rank = picker.obj.suit = picker.obj.sticky = null; picker.obj.render(); }
   }
   function cardCounts() {
     SK.$$("input[data-cards]", form).forEach((i) => {
       const el = SK.$(`[data-count="${i.dataset.cards}:${i.dataset.p}"]`, form); if (!el) return;
-      const codes = i.value.split(/[\s,]+/).filter(Boolean).map(SK.normCode);
+      const codes = SK.cardTokens(i.value).map(SK.normCode);
       el.textContent = UI.card_points ? `${codes.reduce((a, c) => a + (UI.card_points[c] || 0), 0)} pts` : codes.length ? `${codes.length} cards` : "";
     });
   }
@@ -206,7 +206,7 @@
     return new Set(GAME.hand_form.filter((f) => f.kind === "player" && f.empty_hand
       && (f.empty_hand === true || value(f.empty_hand.field) === f.empty_hand.value)).map((f) => value(f.name)).filter(Boolean));
   }
-  function cardsOf(input) { return input.value.split(/[\s,]+/).filter(Boolean); }
+  function cardsOf(input) { return SK.cardTokens(input.value); }
   function entry() {
     const e = {};
     GAME.hand_form.forEach((f) => {

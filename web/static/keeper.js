@@ -193,7 +193,7 @@
       case "double-cross": return {type: "double-cross", player: v("player"), jokers: cards};
       case "steal": return {type: "steal", player: v("player"), card: cards[0] || "", meld: +v("meld")};
       case "next-turn": return v("player") ? {type: "next-turn", player: v("player")} : {type: "next-turn"};
-      case "end-hand": return {type: "end-hand", went_out: v("went_out") || null, hands: Object.fromEntries(Object.entries(readHands()).map(([p, s]) => [p, s.split(/[\s,]+/).filter(Boolean)]))};
+      case "end-hand": return {type: "end-hand", went_out: v("went_out") || null, hands: Object.fromEntries(Object.entries(readHands()).map(([p, s]) => [p, SK.cardTokens(s)]))};
       case "correction": return {type: "correction", target: v("target"), points: parseInt(v("points"), 10), reason: v("reason")};
       default: return {type: "undo"};
     }

@@ -284,7 +284,7 @@ SK.Picker = class {
       <input class="typed" data-typed placeholder="or type codes: 7cl 7sp 7he boss" autocomplete="off" autocapitalize="none">`;
     el.addEventListener("click", (ev) => this.click(ev));
     SK.$("[data-typed]", el).addEventListener("change", (ev) => {
-      ev.target.value.split(/[\s,]+/).filter(Boolean).forEach((c) => this.add(c)); ev.target.value = "";
+      SK.cardTokens(ev.target.value).forEach((c) => this.add(c)); ev.target.value = "";
     });
     SK.typedEnter(SK.$("[data-typed]", el), (c) => this.add(c));
   }
@@ -323,6 +323,9 @@ SK.options = (sel, items, current) => {
   sel.innerHTML = items.map(([v, l]) => `<option value="${SK.esc(v)}"${v === current ? " selected" : ""}>${SK.esc(l)}</option>`).join("");
 };
 
+/* typed card codes split into tokens (spaces or commas), as the server's card reader splits them;
+   every page reads typed cards through this one helper */
+SK.cardTokens = (text) => String(text || "").split(/[\s,]+/).filter(Boolean);
 /* typed suit symbols read as the suit codes (7♣ -> 7cl), as the server's card reader does */
 SK.SUIT_SYMBOLS = {"\u2663": "cl", "\u2660": "sp", "\u2665": "he", "\u2666": "di", "\u2667": "cl", "\u2664": "sp", "\u2661": "he", "\u2662": "di"};
 SK.normCode = (code) => String(code).trim().replace(/\ufe0f/g, "").replace(/[\u2660-\u2667]/g, (s) => SK.SUIT_SYMBOLS[s] || s);
@@ -330,7 +333,7 @@ SK.normCode = (code) => String(code).trim().replace(/\ufe0f/g, "").replace(/[\u2
 SK.typedEnter = (input, add) => input.addEventListener("keydown", (ev) => {
   if (ev.key !== "Enter") return;
   ev.preventDefault();
-  input.value.split(/[\s,]+/).filter(Boolean).forEach(add); input.value = "";
+  SK.cardTokens(input.value).forEach(add); input.value = "";
 });
 /* the camera icon of the photo buttons (an image, not an emoji: many tablets have no emoji font) */
 SK.CAMERA_SVG = `<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path fill="currentColor" d="M9 3 7.2 5H4a2 2 0 0 0-2 2v11a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2V7a2 2 0 0 0-2-2h-3.2L15 3H9zm3 5a5 5 0 1 1 0 10 5 5 0 0 1 0-10zm0 2a3 3 0 1 0 0 6 3 3 0 0 0 0-6z"/></svg>`;
