@@ -13,7 +13,7 @@ from sqlalchemy import func, select, update
 
 from scorekeeper.pegboard import PEG_COLOURS
 from tests.club_helpers import finish_events, play
-from web import club_db
+from web.store import club_schema as club_db
 
 NINE = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy"]
 
@@ -54,8 +54,7 @@ def finish_round(client: FlaskClient, view: dict[str, Any]) -> None:
 
 
 def count(app: Flask, table: Any) -> int:
-    engine = app.extensions["scorekeeper.club"].engine
-    with engine.connect() as conn:
+    with app.extensions["scorekeeper.club"].db.read() as conn:
         return int(conn.execute(select(func.count()).select_from(table)).scalar_one())
 
 
@@ -143,9 +142,10 @@ def test_a_round_started_with_a_table_still_open_is_refused(client: FlaskClient,
     view = start(client, event_id, 1)
     first = view["tables"][0]
     play(client, first, finish_events(names(first), names(first)[0]))
+    assert count(app, club_db.results) == 3  # the finished table's, recorded as it finished
     message = error_of(client.post(f"/api/club/events/{event_id}/rounds"), 409)
     assert "round 1 is still being played (table 2, 3 not finished)" in message
-    assert count(app, club_db.rounds) == 1 and count(app, club_db.results) == 0
+    assert count(app, club_db.rounds) == 1 and count(app, club_db.results) == 3
 
 
 def test_a_seat_swap_across_a_running_table_is_refused(client: FlaskClient, app: Flask) -> None:
@@ -247,8 +247,8 @@ def test_the_clock_running_out_ends_the_round(client: FlaskClient, app: Flask) -
     players = names(table)
     assert view["round"]["ends_at"] == pytest.approx(view["round"]["started_at"] + 1800)
     play(client, table, finish_events(players, players[2])[:2])
-    engine = app.extensions["scorekeeper.club"].engine
-    with engine.begin() as conn:  # the half hour passes: the deadline is now
+    # the half hour passes: the deadline is now
+    with app.extensions["scorekeeper.club"].db.write() as conn:
         conn.execute(update(club_db.rounds).values(ends_at=time.time()))
     time.sleep(0.01)
     # a hand completed after the deadline does not count
