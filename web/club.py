@@ -30,7 +30,7 @@ from markupsafe import Markup
 
 from web import api, edge
 from web.auth import COOKIE_MAX_AGE, get_store
-from web.club_service import Club, ClubError
+from web.club_service import Club, ClubError, clock_due
 from web.qr import qr_svg
 
 bp = Blueprint("club", __name__)
@@ -52,6 +52,9 @@ EXAMPLES = {
 }
 #: The longest a room stream waits before it looks whether the server is stopping, seconds.
 ROOM_WAIT_SECONDS = 1.0
+#: The least time between two room messages of one stream, seconds: a TV needs no more than
+#: ten updates a second, and a busy room (every table writing) costs no more than that.
+ROOM_MIN_SECONDS = 0.1
 
 
 def body(endpoint: str) -> dict[str, Any]:
@@ -300,41 +303,33 @@ def room_stream(event_id: str) -> Response:
     process or any other (the store's fan-out), and when the round's clock runs out."""
     the_club, store = club(), get_store()
     version = the_club.rooms.version(event_id)
-    first = the_club.room(event_id)
+    first = the_club.live_room(event_id)
     heartbeat = float(current_app.config["HEARTBEAT_SECONDS"])
 
     def generate() -> Iterator[bytes]:
         yield b"retry: 2000\n\n"
         nonlocal version
-        last, quiet, room = None, 0.0, first
+        last, quiet, room, sent = None, 0.0, first, time.monotonic()
         while not store.closed.is_set():
             text = json.dumps(room, sort_keys=True)
             if text != last:
                 payload = json.dumps({**room, "now": time.time()})
                 yield f"event: room\ndata: {payload}\n\n".encode()
-                last, quiet = text, 0.0
+                last, quiet, sent = text, 0.0, time.monotonic()
             elif quiet >= heartbeat:
                 yield b": heartbeat\n\n"
                 quiet = 0.0
             due = clock_due(room)
             began = time.monotonic()
             seen = the_club.rooms.wait(event_id, version, min(ROOM_WAIT_SECONDS, heartbeat))
-            quiet += time.monotonic() - began
             if seen != version or (due is not None and time.time() >= due):
-                version = seen
-                room = the_club.room(event_id)
+                store.closed.wait(max(0.0, sent + ROOM_MIN_SECONDS - time.monotonic()))
+                version = the_club.rooms.version(event_id)
+                room = the_club.live_room(event_id)
+            quiet += time.monotonic() - began
 
     return Response(generate(), mimetype="text/event-stream", headers={
         "Cache-Control": "no-cache", "X-Accel-Buffering": "no", "Connection": "keep-alive"})
-
-
-def clock_due(room: dict[str, Any]) -> float | None:
-    """When the running round's clock runs out (the room changes then by itself)."""
-    current = room.get("round")
-    if not current or current.get("status") != "running":
-        return None
-    ends = current.get("ends_at")
-    return None if ends is None else float(ends)
 
 
 # -- pages -----------------------------------------------------------------------------------

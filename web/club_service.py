@@ -197,6 +197,15 @@ def table_json(game: Mapping[str, Any], players: Sequence[tuple[str, str | None]
     return data
 
 
+def clock_due(room: Mapping[str, Any]) -> float | None:
+    """When the room's running round's clock runs out (the room changes then by itself)."""
+    current = room.get("round")
+    if not current or current.get("status") != "running":
+        return None
+    ends = current.get("ends_at")
+    return None if ends is None else float(ends)
+
+
 class RoomSignals:
     """A version number per night, moved on by every change its room display shows; the
     room streams of this process wait on it."""
@@ -238,6 +247,7 @@ class Club:
         self.lock = threading.RLock()  # one club write at a time (seating, rounds ending)
         self.rooms = RoomSignals()
         self._watched: dict[str, str] = {}  # a table shown in a room here -> its night
+        self._room_cache: dict[str, tuple[int, dict[str, Any]]] = {}  # night -> version, room
         store.watchers.append(self._table_changed)
         store.note_handlers[CLUB_NOTE] = self._club_note
 
@@ -819,10 +829,12 @@ class Club:
             entry: dict[str, Any] = {
                 "no": table_no, "table_id": seats[0].table_id,
                 "players": [{"name": s.name, "colour": s.colour, "score": None} for s in seats],
-                "hand_no": 0, "leader": None, "finished": False, "winner": None}
+                "seq": 0, "hand_no": 0, "leader": None, "finished": False, "winner": None}
             if seats[0].table_id is not None:
                 self._watched[seats[0].table_id] = event_id
-                state = self.store.table(seats[0].table_id).state
+                table = self.store.table(seats[0].table_id)
+                with table.cond:
+                    state, entry["seq"] = table.state, table.seq
                 result = outcome(state)
                 for player in entry["players"]:
                     player["score"] = result.scores[player["name"]]
@@ -830,6 +842,19 @@ class Club:
                              finished=result.finished, winner=result.winner)
             tables.append(entry)
         return tables, byes
+
+    def live_room(self, event_id: str) -> dict[str, Any]:
+        """:meth:`room` for the room streams: computed once per change to the night (and
+        when the round's clock runs out), however many displays this process serves."""
+        version = self.rooms.version(event_id)
+        cached = self._room_cache.get(event_id)
+        if cached is not None and cached[0] == version:
+            due = clock_due(cached[1])
+            if due is None or time.time() < due:
+                return cached[1]
+        room = self.room(event_id)
+        self._room_cache[event_id] = (version, room)
+        return room
 
     def organiser_view(self, event_id: str) -> dict[str, Any]:
         """The room, plus what only the organiser sees: check-in code, players, tables' keys."""
