@@ -511,3 +511,21 @@ def play_on(client: FlaskClient, table: dict[str, Any], seq: int,
                             json={"base_seq": seq, "event": event})
         assert reply.status_code == 201, reply.get_json()
         seq = reply.get_json()["seq"]
+
+
+def test_an_undo_reopening_a_finished_table_takes_its_results_back(
+        client: FlaskClient, app: Flask) -> None:
+    event_id = night(client, rounds=1)
+    check_in(client, event_id, "Ann", "Bo", "Cy", "Di", "Ed", "Flo")
+    seat(client, event_id)
+    first = start(client, event_id, 1)["tables"][0]
+    seq = play(client, first, finish_events(names(first), names(first)[1]))
+    assert count(app, club_db.results) == 3
+    play_on(client, first, seq, [{"type": "undo"}])  # the winning correction taken back
+    assert count(app, club_db.results) == 0
+    play_on(client, first, seq + 1, finish_events(names(first), names(first)[2])[2:])
+    with app.extensions["scorekeeper.club"].db.read() as conn:
+        places = {r.name: r.place for r in conn.execute(
+            select(club_db.members.c.name, club_db.results.c.place).join(club_db.results))}
+    assert places[names(first)[2]] == 1 and len(places) == 3
+    assert round_row(app, event_id).status == "running"

@@ -248,6 +248,7 @@ class Club:
         self.rooms = RoomSignals()
         self._watched: dict[str, str] = {}  # a table shown in a room here -> its night
         self._room_cache: dict[str, tuple[int, dict[str, Any]]] = {}  # night -> version, room
+        self._recorded_here: set[str] = set()  # tables whose results this process recorded
         store.watchers.append(self._table_changed)
         store.note_handlers[CLUB_NOTE] = self._club_note
 
@@ -276,7 +277,7 @@ class Club:
         event_id = self._watched.get(table.id)
         if event_id is not None:
             self.rooms.bump(event_id)
-        if local and game_over(table.state):
+        if local and (game_over(table.state) or table.id in self._recorded_here):
             self.record_table(table.id)
 
     # -- members -------------------------------------------------------------------------
@@ -681,16 +682,17 @@ class Club:
                              current.ends_at if clock_out else None)
 
     def record_table(self, table_id: str) -> None:
-        """Table ``table_id`` has finished its game: record its players' results now, and end
-        its round when it was the last table playing (or when the round's clock has run out,
-        every table as it stood then)."""
+        """Table ``table_id`` has written an event: while its round runs, its players'
+        results are recorded as its game stands once it has ended (again after an amendment;
+        taken back when an undo reopens the game), and its round ends when it was the last
+        table playing (or when the round's clock has run out, every table as it stood then)."""
         with self.db.read() as conn:
             seat = conn.execute(
                 select(cdb.seats.c.event_id, cdb.seats.c.round_no, cdb.seats.c.table_no)
                 .where(cdb.seats.c.table_id == table_id).limit(1)).first()
         if seat is None:  # not a club table
             return
-        event_id = str(seat.event_id)
+        event_id, table_no = str(seat.event_id), int(seat.table_no)
         with self.lock, self.changing(event_id) as conn:
             row = self._round(conn, event_id, seat.round_no)
             if row.status != "running":
@@ -698,11 +700,16 @@ class Club:
             if row.ends_at is not None and time.time() >= row.ends_at:
                 self._finish(conn, event_id, row, "clock", row.ends_at)
                 return
+            conn.execute(delete(cdb.results).where(and_(
+                cdb.results.c.event_id == event_id, cdb.results.c.round_no == row.round_no,
+                cdb.results.c.table_no == table_no)))
+            self._recorded_here.discard(table_id)
+            if not game_over(self._state_at(table_id, None)):
+                return
             by_table = self._by_table(conn, event_id, row.round_no)
+            self._record(conn, event_id, row, table_no, by_table[table_no], None)
+            self._recorded_here.add(table_id)
             recorded = self._recorded(conn, event_id, row.round_no)
-            if seat.table_no not in recorded:
-                self._record(conn, event_id, row, seat.table_no, by_table[seat.table_no], None)
-                recorded.add(seat.table_no)
             if all(no in recorded for no in by_table if no):
                 self._finish(conn, event_id, row, "games", None)
 
