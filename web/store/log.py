@@ -246,6 +246,7 @@ class LogStore:
                 events: Any = [(note.seq, json.loads(note.event))]
             else:
                 events = self._logged_events(table.id, table.seq)
+            folded = False
             for seq, event in events:
                 fold = self._step(table, event)
                 state = fold.state
@@ -256,6 +257,9 @@ class LogStore:
                 table.fold = fold
                 live.publish(table, seq, state, message, score_point(seq, state, state_json),
                              cut, meta=event.get("type") == game_log.AMEND)
+                folded = True
+            if folded:
+                self._changed(table, local=False)
 
     def reload_meta(self, table: Table) -> None:
         """Read the table's tokens and settings again (another process changed them)."""
@@ -278,7 +282,6 @@ class LogStore:
         for table in held:
             if note is None or (note.kind == live.EVENTS and note.seq > table.seq):
                 self.catch_up(table, note)
-                self._changed(table, local=False)
             if note is None or note.kind == live.META:
                 self.reload_meta(table)
         if note is None:
