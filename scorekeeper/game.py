@@ -51,7 +51,8 @@ class GameSetup(Protocol):
 @runtime_checkable
 class GameState(Protocol):
     """A game's state after the events in effect: its setup, the state before the latest
-    event (what an undo returns to), and its JSON outline for the pages and the board."""
+    event (what an undo returns to), whether the game has ended, and its JSON outline for the
+    pages and the board."""
 
     @property
     def setup(self) -> GameSetup: ...
@@ -61,6 +62,9 @@ class GameState(Protocol):
 
     @property
     def events_applied(self) -> int: ...
+
+    @property
+    def game_over(self) -> bool: ...
 
     def boards(self) -> list[PegBoard]: ...
 

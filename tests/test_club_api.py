@@ -3,6 +3,7 @@ tables, results, standings, records; and every bad input refused with nothing st
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -13,7 +14,7 @@ from sqlalchemy import func, select, update
 
 from scorekeeper.pegboard import PEG_COLOURS
 from tests.club_helpers import finish_events, play
-from web import club_db
+from web.store import club_schema as club_db
 
 NINE = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy"]
 
@@ -54,8 +55,7 @@ def finish_round(client: FlaskClient, view: dict[str, Any]) -> None:
 
 
 def count(app: Flask, table: Any) -> int:
-    engine = app.extensions["scorekeeper.club"].engine
-    with engine.connect() as conn:
+    with app.extensions["scorekeeper.club"].db.read() as conn:
         return int(conn.execute(select(func.count()).select_from(table)).scalar_one())
 
 
@@ -143,9 +143,10 @@ def test_a_round_started_with_a_table_still_open_is_refused(client: FlaskClient,
     view = start(client, event_id, 1)
     first = view["tables"][0]
     play(client, first, finish_events(names(first), names(first)[0]))
+    assert count(app, club_db.results) == 3  # the finished table's, recorded as it finished
     message = error_of(client.post(f"/api/club/events/{event_id}/rounds"), 409)
     assert "round 1 is still being played (table 2, 3 not finished)" in message
-    assert count(app, club_db.rounds) == 1 and count(app, club_db.results) == 0
+    assert count(app, club_db.rounds) == 1 and count(app, club_db.results) == 3
 
 
 def test_a_seat_swap_across_a_running_table_is_refused(client: FlaskClient, app: Flask) -> None:
@@ -247,8 +248,8 @@ def test_the_clock_running_out_ends_the_round(client: FlaskClient, app: Flask) -
     players = names(table)
     assert view["round"]["ends_at"] == pytest.approx(view["round"]["started_at"] + 1800)
     play(client, table, finish_events(players, players[2])[:2])
-    engine = app.extensions["scorekeeper.club"].engine
-    with engine.begin() as conn:  # the half hour passes: the deadline is now
+    # the half hour passes: the deadline is now
+    with app.extensions["scorekeeper.club"].db.write() as conn:
         conn.execute(update(club_db.rounds).values(ends_at=time.time()))
     time.sleep(0.01)
     # a hand completed after the deadline does not count
@@ -449,3 +450,82 @@ def test_the_organiser_link_opens_the_organiser_page_on_another_device(
     assert opened.status_code == 302 and "?" not in opened.headers["Location"]
     assert other.get(path.split("?")[0]).status_code == 200
     assert other.get(path.split("?")[0] + "?token=wrong").status_code == 403
+
+
+def round_row(app: Flask, event_id: str) -> Any:
+    with app.extensions["scorekeeper.club"].db.read() as conn:
+        return conn.execute(select(club_db.rounds).where(
+            club_db.rounds.c.event_id == event_id)).one()
+
+
+def test_a_table_records_its_results_as_its_game_ends(client: FlaskClient, app: Flask) -> None:
+    """Nothing reads the room or the records here: the finishing write records the table's
+    results itself, and the last table's ends the round."""
+    event_id = night(client, rounds=1)
+    check_in(client, event_id, "Ann", "Bo", "Cy", "Di", "Ed", "Flo")
+    seat(client, event_id)
+    first, second = start(client, event_id, 1)["tables"]
+    play(client, first, finish_events(names(first), names(first)[1])[:2])
+    assert count(app, club_db.results) == 0  # a hand played, the game goes on
+    play_on(client, first, 2, finish_events(names(first), names(first)[1])[2:])
+    with app.extensions["scorekeeper.club"].db.read() as conn:
+        rows = {r.member_id: r for r in conn.execute(select(club_db.results))}
+        members = {r.name: r.id for r in conn.execute(select(club_db.members))}
+    assert len(rows) == 3 and all(r.finished and r.table_no == 1 for r in rows.values())
+    assert rows[members[names(first)[1]]].place == 1
+    assert round_row(app, event_id).status == "running"
+    play(client, second, finish_events(names(second), names(second)[0]))
+    row = round_row(app, event_id)
+    assert (row.status, row.ended_by) == ("finished", "games")
+    assert count(app, club_db.results) == 6
+
+
+def test_the_room_stream_sends_a_table_finishing_with_its_result(client: FlaskClient) -> None:
+    event_id = night(client, rounds=1)
+    check_in(client, event_id, "Ann", "Bo", "Cy")
+    seat(client, event_id)
+    table = start(client, event_id, 1)["tables"][0]
+    reply = client.get(f"/api/club/events/{event_id}/stream", buffered=False)
+    chunks = reply.response
+    assert next(chunks) == b"retry: 2000\n\n"
+    assert '"status": "running"' in next(chunks).decode()
+    play(client, table, finish_events(names(table), names(table)[2]))
+    for _ in range(50):  # room messages (and heartbeats) until the one with the result
+        text = next(chunks).decode()
+        if text.startswith("event: room"):
+            last = json.loads(text.split("data: ", 1)[1])
+            if last["round"]["status"] == "finished":
+                break
+    assert last["round"]["ended_by"] == "games" and last["tables"][0]["finished"] is True
+    assert last["standings"][0]["player"] == names(table)[2]
+    assert last["standings"][0]["points"] == 4
+    reply.close()
+
+
+def play_on(client: FlaskClient, table: dict[str, Any], seq: int,
+            events: list[dict[str, Any]]) -> None:
+    """Enter ``events`` at a table whose log is at ``seq``."""
+    headers = {"Authorization": f"Bearer {table['keeper_token']}"}
+    for event in events:
+        reply = client.post(f"/api/tables/{table['table_id']}/events", headers=headers,
+                            json={"base_seq": seq, "event": event})
+        assert reply.status_code == 201, reply.get_json()
+        seq = reply.get_json()["seq"]
+
+
+def test_an_undo_reopening_a_finished_table_takes_its_results_back(
+        client: FlaskClient, app: Flask) -> None:
+    event_id = night(client, rounds=1)
+    check_in(client, event_id, "Ann", "Bo", "Cy", "Di", "Ed", "Flo")
+    seat(client, event_id)
+    first = start(client, event_id, 1)["tables"][0]
+    seq = play(client, first, finish_events(names(first), names(first)[1]))
+    assert count(app, club_db.results) == 3
+    play_on(client, first, seq, [{"type": "undo"}])  # the winning correction taken back
+    assert count(app, club_db.results) == 0
+    play_on(client, first, seq + 1, finish_events(names(first), names(first)[2])[2:])
+    with app.extensions["scorekeeper.club"].db.read() as conn:
+        places = {r.name: r.place for r in conn.execute(
+            select(club_db.members.c.name, club_db.results.c.place).join(club_db.results))}
+    assert places[names(first)[2]] == 1 and len(places) == 3
+    assert round_row(app, event_id).status == "running"

@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from web import club_db, create_app
+from web import create_app
+from web.store import club_schema as club_db
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
 text = st.text(st.characters(codec=None, exclude_categories=()), max_size=10) | st.sampled_from(
@@ -63,10 +64,9 @@ def fuzzed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Flask, st
 
 def stored(app: Flask) -> dict[str, int]:
     """Rows in every club table, and the store's tables."""
-    engine = app.extensions["scorekeeper.club"].engine
-    with engine.connect() as conn:
+    with app.extensions["scorekeeper.club"].db.read() as conn:
         counts = {t.name: int(conn.execute(select(func.count()).select_from(t)).scalar_one())
-                  for t in club_db.metadata.sorted_tables}
+                  for t in club_db.TABLES}
     counts["game tables"] = len(app.extensions["scorekeeper.store"].table_ids())
     return counts
 

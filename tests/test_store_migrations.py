@@ -5,18 +5,23 @@ app is refused."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
+from alembic import command
 from alembic.autogenerate import compare_metadata
+from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 
+from tests import pgserver
 from tests.storedb import query
 from web import create_app
 from web.store import SchemaTooNewError, Store
-from web.store.database import DatabaseURLError, head_revision
+from web.store.database import MIGRATIONS, DatabaseURLError, engine_url, head_revision
 from web.store.schema import metadata
 
 VECTORS = Path(__file__).with_name("vectors")
@@ -203,3 +208,135 @@ def test_the_database_url_variable_selects_the_database(
         assert query(app, "SELECT count(*) FROM tables") == [(0,)]
     finally:
         app.extensions["scorekeeper.store"].close()
+
+
+# -- the club's tables under Alembic (revision 0004) -----------------------------------------
+
+def old_club_tables() -> sa.MetaData:
+    """The club's tables as the club created them itself (``create_all``) before they were
+    under Alembic, verbatim."""
+    meta = sa.MetaData()
+    sa.Table("club_members", meta,
+             sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+             sa.Column("name", sa.String(24), nullable=False),
+             sa.Column("name_key", sa.String(24), nullable=False, unique=True),
+             sa.Column("colour", sa.String(7), nullable=False),
+             sa.Column("link", sa.String(32), nullable=False, unique=True),
+             sa.Column("created_at", sa.Float, nullable=False))
+    sa.Table("club_events", meta,
+             sa.Column("id", sa.String(16), primary_key=True),
+             sa.Column("name", sa.String(80), nullable=False),
+             sa.Column("created_at", sa.Float, nullable=False),
+             sa.Column("config_json", sa.Text, nullable=False),
+             sa.Column("seed", sa.String(32), nullable=False),
+             sa.Column("organiser_token", sa.String(32), nullable=False),
+             sa.Column("checkin_token", sa.String(32), nullable=False))
+    sa.Table("club_checkins", meta,
+             sa.Column("event_id", sa.String(16), sa.ForeignKey("club_events.id"),
+                       primary_key=True),
+             sa.Column("member_id", sa.Integer, sa.ForeignKey("club_members.id"),
+                       primary_key=True),
+             sa.Column("at", sa.Float, nullable=False),
+             sa.Column("dropped", sa.Boolean, nullable=False, default=False),
+             sa.Column("after_round", sa.Integer, nullable=False))
+    sa.Table("club_rounds", meta,
+             sa.Column("event_id", sa.String(16), sa.ForeignKey("club_events.id"),
+                       primary_key=True),
+             sa.Column("round_no", sa.Integer, primary_key=True),
+             sa.Column("status", sa.String(10), nullable=False),
+             sa.Column("game_json", sa.Text, nullable=False),
+             sa.Column("seated_at", sa.Float, nullable=False),
+             sa.Column("started_at", sa.Float), sa.Column("ends_at", sa.Float),
+             sa.Column("finished_at", sa.Float), sa.Column("ended_by", sa.String(10)))
+    sa.Table("club_seats", meta,
+             sa.Column("event_id", sa.String(16), sa.ForeignKey("club_events.id"),
+                       primary_key=True),
+             sa.Column("round_no", sa.Integer, primary_key=True),
+             sa.Column("member_id", sa.Integer, sa.ForeignKey("club_members.id"),
+                       primary_key=True),
+             sa.Column("table_no", sa.Integer, nullable=False),
+             sa.Column("position", sa.Integer, nullable=False),
+             sa.Column("table_id", sa.String(16)),
+             sa.UniqueConstraint("event_id", "round_no", "table_no", "position"))
+    sa.Table("club_results", meta,
+             sa.Column("event_id", sa.String(16), sa.ForeignKey("club_events.id"),
+                       primary_key=True),
+             sa.Column("round_no", sa.Integer, primary_key=True),
+             sa.Column("member_id", sa.Integer, sa.ForeignKey("club_members.id"),
+                       primary_key=True),
+             sa.Column("table_no", sa.Integer, nullable=False),
+             sa.Column("table_id", sa.String(16)),
+             sa.Column("game", sa.String(40), nullable=False),
+             sa.Column("bye", sa.Boolean, nullable=False),
+             sa.Column("score", sa.Float, nullable=False),
+             sa.Column("place", sa.Integer),
+             sa.Column("points", sa.Float, nullable=False),
+             sa.Column("best_hand", sa.Float),
+             sa.Column("hands", sa.Integer, nullable=False),
+             sa.Column("finished", sa.Boolean, nullable=False))
+    return meta
+
+
+def empty_database(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    if kind == "sqlite":
+        return str(tmp_path / "at-0003.sqlite")
+    server: pgserver.PostgresServer = request.getfixturevalue("postgres")
+    return server.create_database()  # empty: no template, no schema
+
+
+def database_at_0003(address: str, *, club_tables: bool) -> None:
+    """A database as the app left it at revision 0003: the store's tables, with the club's
+    made by the club itself (``club_tables``) holding a night of one member, or without."""
+    engine = sa.create_engine(engine_url(address))
+    with engine.begin() as conn:
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        config.attributes["connection"] = conn
+        command.upgrade(config, "0003")
+        if club_tables:
+            old = old_club_tables()
+            old.create_all(conn)
+            t = old.tables
+            member = conn.execute(t["club_members"].insert().values(
+                name="Ann", name_key="ann", colour="#ff0000", link="ann-link",
+                created_at=1.0)).inserted_primary_key
+            assert member is not None
+            conn.execute(t["club_events"].insert().values(
+                id="night1", name="Friday", created_at=2.0, config_json=json.dumps({
+                    "rounds": 1, "seats": 2, "teams": False, "odd": "table", "minutes": None,
+                    "scoring": {"mode": "placement"},
+                    "games": [{"game": "complex-toss-rummy", "options": {}}]}),
+                seed="s", organiser_token="organiser", checkin_token="door"))
+            conn.execute(t["club_checkins"].insert().values(
+                event_id="night1", member_id=member[0], at=3.0, dropped=False, after_round=0))
+    engine.dispose()
+
+
+@pytest.mark.parametrize("club_tables", [True, False], ids=["club-made", "no-club"])
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_a_database_at_0003_upgrades_with_the_club_tables_under_alembic(
+        kind: str, club_tables: bool, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    address = empty_database(kind, tmp_path, request)
+    database_at_0003(address, club_tables=club_tables)
+    app = create_app({"TESTING": True, "DATABASE": address})
+    client = app.test_client()
+    store = app.extensions["scorekeeper.store"]
+    try:
+        assert query(app, "SELECT version_num FROM alembic_version") == [(head_revision(),)]
+        with store.db.engine.connect() as conn:
+            assert compare_metadata(MigrationContext.configure(conn), metadata) == []
+        members = client.get("/api/club/members").get_json()["members"]
+        assert [m["name"] for m in members] == (["Ann"] if club_tables else [])
+        if club_tables:  # the night made before the upgrade goes on
+            organiser = {"Authorization": "Bearer organiser"}
+            reply = client.post("/api/club/events/night1/checkins", json={"name": "Bo"},
+                                headers=organiser)
+            assert reply.status_code == 201, reply.get_json()
+            assert client.post("/api/club/events/night1/rounds",
+                               headers=organiser).status_code == 201
+            room = client.get("/api/club/events/night1/room").get_json()
+            assert sorted(p["name"] for p in room["tables"][0]["players"]) == ["Ann", "Bo"]
+        else:
+            assert client.post("/api/club/members", json={"name": "Cy"}).status_code == 201
+    finally:
+        store.close()

@@ -206,7 +206,12 @@ def serve_workers(args: argparse.Namespace) -> int:
         command += ["--threads", str(args.threads)]
     # the address travels in the environment, not on the command line where ps shows it
     environ = {**os.environ, "SCOREKEEPER_DATABASE_URL": database}
-    workers = [subprocess.Popen(command, env=environ) for _ in range(args.workers)]
+    board = board_arguments(args)
+    if board:
+        print(f"the LED board (--board {args.board}) is driven by the first of the "
+              f"{args.workers} processes: one serial port, one process", flush=True)
+    workers = [subprocess.Popen(command + (board if n == 0 else []), env=environ)
+               for n in range(args.workers)]
     stopping = threading.Event()
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
@@ -230,6 +235,24 @@ def serve_workers(args: argparse.Namespace) -> int:
         worker.wait()
     print("Toss Scorekeeper stopped.", flush=True)
     return code
+
+
+def board_arguments(args: argparse.Namespace) -> list[str]:
+    """The ``--board`` options for the one worker that drives the board (a serial port is
+    opened by one process; the others' writes reach that one through the fan-out).
+
+    >>> board_arguments(argparse.Namespace(board="sim", board_mode="wled", board_layout=None,
+    ...                                    board_table=None))
+    ['--board', 'sim', '--board-mode', 'wled']
+    """
+    if not args.board:
+        return []
+    out = ["--board", args.board]
+    for option in ("board_mode", "board_layout", "board_table"):
+        value = getattr(args, option)
+        if value:
+            out += ["--" + option.replace("_", "-"), str(value)]
+    return out
 
 
 def wait_for_port(host: str, port: int, workers: list[subprocess.Popen[bytes]]) -> None:

@@ -30,8 +30,7 @@ from markupsafe import Markup
 
 from web import api, edge
 from web.auth import COOKIE_MAX_AGE, get_store
-from web.club_db import database_url, make_engine
-from web.club_service import Club, ClubError
+from web.club_service import Club, ClubError, clock_due
 from web.qr import qr_svg
 
 bp = Blueprint("club", __name__)
@@ -51,8 +50,11 @@ EXAMPLES = {
     "player": ', e.g. {"dropped": true}',
     "swap": ', e.g. {"a": "Ann", "b": "Bo"}',
 }
-#: How often a room stream looks for changes, in seconds.
-ROOM_POLL_SECONDS = 0.5
+#: The longest a room stream waits before it looks whether the server is stopping, seconds.
+ROOM_WAIT_SECONDS = 1.0
+#: The least time between two room messages of one stream, seconds: a TV needs no more than
+#: ten updates a second, and a busy room (every table writing) costs no more than that.
+ROOM_MIN_SECONDS = 0.1
 
 
 def body(endpoint: str) -> dict[str, Any]:
@@ -61,10 +63,9 @@ def body(endpoint: str) -> dict[str, Any]:
 
 
 def init_app(app: Flask) -> None:
-    """Open the club's tables on the app's database and register the blueprint."""
-    store = app.extensions["scorekeeper.store"]
-    engine = make_engine(database_url(app.config))
-    app.extensions["scorekeeper.club"] = Club(engine, store, probe)
+    """The club over the app's store (its tables are in the store's database, built by the
+    store's migrations); register the blueprint."""
+    app.extensions["scorekeeper.club"] = Club(app.extensions["scorekeeper.store"], probe)
     app.register_blueprint(bp)
 
 
@@ -298,28 +299,34 @@ def end_round(event_id: str, round_no: int) -> Response:
 @bp.get("/api/club/events/<event_id>/stream")
 def room_stream(event_id: str) -> Response:
     """Server-Sent Events: a ``room`` message (the room JSON) whenever anything on it changes
-    (a check-in, a seating, a hand at any table, a round ending)."""
+    (a check-in, a seating, a hand at any table, a result, a round ending), made through this
+    process or any other (the store's fan-out), and when the round's clock runs out."""
     the_club, store = club(), get_store()
-    first = the_club.room(event_id)
+    version = the_club.rooms.version(event_id)
+    first = the_club.live_room(event_id)
     heartbeat = float(current_app.config["HEARTBEAT_SECONDS"])
-    poll = float(current_app.config.get("CLUB_POLL_SECONDS", ROOM_POLL_SECONDS))
 
     def generate() -> Iterator[bytes]:
         yield b"retry: 2000\n\n"
-        last, quiet = None, 0.0
-        room = first
+        nonlocal version
+        last, quiet, room, sent = None, 0.0, first, time.monotonic()
         while not store.closed.is_set():
             text = json.dumps(room, sort_keys=True)
             if text != last:
                 payload = json.dumps({**room, "now": time.time()})
                 yield f"event: room\ndata: {payload}\n\n".encode()
-                last, quiet = text, 0.0
+                last, quiet, sent = text, 0.0, time.monotonic()
             elif quiet >= heartbeat:
                 yield b": heartbeat\n\n"
                 quiet = 0.0
-            store.closed.wait(poll)
-            quiet += poll
-            room = the_club.room(event_id)
+            due = clock_due(room)
+            began = time.monotonic()
+            seen = the_club.rooms.wait(event_id, version, min(ROOM_WAIT_SECONDS, heartbeat))
+            if seen != version or (due is not None and time.time() >= due):
+                store.closed.wait(max(0.0, sent + ROOM_MIN_SECONDS - time.monotonic()))
+                version = the_club.rooms.version(event_id)
+                room = the_club.live_room(event_id)
+            quiet += time.monotonic() - began
 
     return Response(generate(), mimetype="text/event-stream", headers={
         "Cache-Control": "no-cache", "X-Accel-Buffering": "no", "Connection": "keep-alive"})

@@ -1,4 +1,5 @@
-"""Club nights over the club's tables (``web.club_db``) and the store's game tables.
+"""Club nights over the club's tables (``web.store.club_schema``, in the store's database)
+and the store's game tables.
 
 Members persist across nights. A night (an event) takes check-ins, seats each round (round 1
 by a seeded draw, later rounds by standings: ``scorekeeper.club.seating``), creates each
@@ -25,19 +26,22 @@ from sqlalchemy.engine import Engine, Row
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper import tables as game_tables
-from scorekeeper.club.outcome import outcome
+from scorekeeper.club.outcome import game_over, outcome
 from scorekeeper.club.records import GameResult, head_to_head, player_records
 from scorekeeper.club.seating import SeatingError, met_counts, seat_round
 from scorekeeper.club.standings import RoundResult, Scoring, ScoringError, places, standings
 from scorekeeper.games import GAMES
 from scorekeeper.pegboard import PEG_COLOURS
 from scorekeeper.rulesets import RULESETS
-from web import club_db as cdb
 from web import edge
-from web.store import Store, StoreError
+from web.store import Store, StoreError, Table
+from web.store import club_schema as cdb
+from web.store.live import Note
 
 MAX_ROUNDS = 20
 MAX_MINUTES = 600
+#: The kind of fan-out note that says a night changed (its id in the note's table field).
+CLUB_NOTE = "club"
 COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
@@ -193,23 +197,90 @@ def table_json(game: Mapping[str, Any], players: Sequence[tuple[str, str | None]
     return data
 
 
+def clock_due(room: Mapping[str, Any]) -> float | None:
+    """When the room's running round's clock runs out (the room changes then by itself)."""
+    current = room.get("round")
+    if not current or current.get("status") != "running":
+        return None
+    ends = current.get("ends_at")
+    return None if ends is None else float(ends)
+
+
+class RoomSignals:
+    """A version number per night, moved on by every change its room display shows; the
+    room streams of this process wait on it."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._versions: dict[str, int] = {}
+
+    def version(self, event_id: str) -> int:
+        with self._cond:
+            return self._versions.get(event_id, 0)
+
+    def bump(self, event_id: str | None) -> None:
+        """Night ``event_id`` changed (``None``: maybe every night did)."""
+        with self._cond:
+            for key in [event_id] if event_id is not None else list(self._versions):
+                self._versions[key] = self._versions.get(key, 0) + 1
+            self._cond.notify_all()
+
+    def wait(self, event_id: str, version: int, timeout: float) -> int:
+        """Wait up to ``timeout`` seconds for a version other than ``version``; returns the
+        version then."""
+        with self._cond:
+            self._cond.wait_for(lambda: self._versions.get(event_id, 0) != version, timeout)
+            return self._versions.get(event_id, 0)
+
+
 class Club:
-    """Members, nights and records, in the club tables beside the store's game tables."""
+    """Members, nights and records, in the club tables beside the store's game tables.
 
-    def __init__(self, engine: Engine, store: Store, probe: Any) -> None:
-        self.engine, self.store, self.probe = engine, store, probe
+    Every change to a night is told to its room displays: in this process at once, in the
+    others through the store's fan-out (a ``club`` note, sent on commit). A table that
+    finishes its game records its players' results in the same request, right after its
+    finishing event is committed, and ends the round when it was the last table playing.
+    """
+
+    def __init__(self, store: Store, probe: Any) -> None:
+        self.store, self.db, self.probe = store, store.db, probe
         self.lock = threading.RLock()  # one club write at a time (seating, rounds ending)
+        self.rooms = RoomSignals()
+        self._watched: dict[str, str] = {}  # a table shown in a room here -> its night
+        self._room_cache: dict[str, tuple[int, dict[str, Any]]] = {}  # night -> version, room
+        self._recorded_here: set[str] = set()  # tables whose results this process recorded
+        store.watchers.append(self._table_changed)
+        store.note_handlers[CLUB_NOTE] = self._club_note
 
-    # -- connections ---------------------------------------------------------------------
+    @property
+    def engine(self) -> Engine:
+        """The store's engine (the club's tables live in the store's database)."""
+        return self.db.engine
+
+    # -- telling the rooms ---------------------------------------------------------------
 
     @contextmanager
-    def reading(self) -> Iterator[Connection]:
-        with self.engine.connect() as conn:
-            conn.info["reading"] = True
-            try:
-                yield conn
-            finally:
-                conn.info.pop("reading", None)
+    def changing(self, event_id: str) -> Iterator[Connection]:
+        """One write to night ``event_id``: on commit, the room displays of every process
+        are told."""
+        with self.db.write() as conn:
+            yield conn
+            self.store.fanout.announce(conn, event_id, CLUB_NOTE, 0)
+        self.rooms.bump(event_id)
+
+    def _club_note(self, note: Note | None) -> None:
+        """Another process changed a night (``None``: notes may have been lost)."""
+        self.rooms.bump(None if note is None else note.table_id)
+
+    def _table_changed(self, table: Table, local: bool) -> None:
+        """A table's log grew (``local``: written by this process, just committed)."""
+        event_id = self._watched.get(table.id)
+        if event_id is not None:
+            self.rooms.bump(event_id)
+        if local and (game_over(table.state) or table.id in self._recorded_here):
+            self.record_table(table.id)
+
+    # -- members -------------------------------------------------------------------------
 
     # -- members -------------------------------------------------------------------------
 
@@ -218,19 +289,19 @@ class Club:
         return Member(row.id, row.name, row.colour, row.link)
 
     def members(self) -> list[Member]:
-        with self.reading() as conn:
+        with self.db.read() as conn:
             rows = conn.execute(select(cdb.members).order_by(cdb.members.c.name_key))
             return [self._member(r) for r in rows]
 
     def member(self, member_id: int) -> Member:
-        with self.reading() as conn:
+        with self.db.read() as conn:
             row = conn.execute(select(cdb.members).where(cdb.members.c.id == member_id)).first()
         if row is None:
             raise MemberNotFoundError(f"no club member number {member_id}: see the club page")
         return self._member(row)
 
     def member_by_link(self, link: str) -> Member:
-        with self.reading() as conn:
+        with self.db.read() as conn:
             row = conn.execute(select(cdb.members).where(cdb.members.c.link == link)).first()
         if row is None:
             raise MemberNotFoundError(
@@ -277,7 +348,7 @@ class Club:
 
     def add_member(self, name: Any, colour: Any = None) -> Member:
         name, colour = self.check_name(name), self.check_colour(colour)
-        with self.engine.begin() as conn:
+        with self.db.write() as conn:
             return self._find_or_add(conn, name, colour, must_be_new=True)
 
     # -- nights --------------------------------------------------------------------------
@@ -286,7 +357,7 @@ class Club:
         """A new night; returns its id and the organiser's token."""
         config = event_config(data, self.probe)
         event_id, token = secrets.token_hex(4), secrets.token_urlsafe(18)
-        with self.engine.begin() as conn:
+        with self.db.write() as conn:
             conn.execute(insert(cdb.events).values(
                 id=event_id, name=config.pop("name"), created_at=time.time(),
                 config_json=json.dumps(config), seed=secrets.token_hex(8),
@@ -295,7 +366,7 @@ class Club:
 
     def event(self, event_id: str, conn: Connection | None = None) -> Row[Any]:
         if conn is None:
-            with self.reading() as own:
+            with self.db.read() as own:
                 return self.event(event_id, own)
         row = conn.execute(select(cdb.events).where(cdb.events.c.id == event_id)).first()
         if row is None:
@@ -304,7 +375,7 @@ class Club:
         return row
 
     def events(self) -> list[dict[str, Any]]:
-        with self.reading() as conn:
+        with self.db.read() as conn:
             rows = conn.execute(select(cdb.events).order_by(cdb.events.c.created_at.desc()))
             out = []
             for row in rows:
@@ -339,7 +410,7 @@ class Club:
             else:
                 name, colour = self.check_name(data.get("name")), self.check_colour(
                     data.get("colour"))
-            with self.engine.begin() as conn:
+            with self.changing(event_id) as conn:
                 if not link:
                     member = self._find_or_add(conn, name, colour, must_be_new=False)
                 seen = conn.execute(select(cdb.checkins).where(and_(
@@ -369,7 +440,7 @@ class Club:
         started is seated again without (or with) them."""
         if not isinstance(dropped, bool):
             raise ClubError('"dropped" must be true (the player leaves) or false (plays again)')
-        with self.lock, self.engine.begin() as conn:
+        with self.lock, self.changing(event_id) as conn:
             self.event(event_id, conn)
             done = conn.execute(update(cdb.checkins).where(and_(
                 cdb.checkins.c.event_id == event_id, cdb.checkins.c.member_id == member_id)
@@ -381,7 +452,7 @@ class Club:
     def remove_checkin(self, event_id: str, member_id: int) -> None:
         """Take back a check-in made by mistake (a typo, the wrong night): only for a player
         not seated in a round that has started; a player who has played drops out instead."""
-        with self.lock, self.engine.begin() as conn:
+        with self.lock, self.changing(event_id) as conn:
             self.event(event_id, conn)
             played = conn.execute(
                 select(cdb.rounds.c.round_no)
@@ -417,7 +488,7 @@ class Club:
         """Seat the next round (or seat again the round seated but not started)."""
         with self.lock:
             self.refresh(event_id)
-            with self.engine.begin() as conn:
+            with self.changing(event_id) as conn:
                 event = self.event(event_id, conn)
                 config = json.loads(event.config_json)
                 rounds = self._rounds(conn, event_id)
@@ -526,7 +597,7 @@ class Club:
         """Swap two players' seats (a seat with a bye too) before their round starts."""
         if not isinstance(a, str) or not isinstance(b, str) or a == b:
             raise ClubError('a swap names two different seated players: {"a": "Ann", "b": "Bo"}')
-        with self.lock, self.engine.begin() as conn:
+        with self.lock, self.changing(event_id) as conn:
             self.event(event_id, conn)
             row = self._round(conn, event_id, round_no)
             seats = {s.name: s for s in self._seats(conn, event_id, round_no)}
@@ -552,7 +623,7 @@ class Club:
     def start_round(self, event_id: str, round_no: int) -> list[str]:
         """Create each seated table through the store and start the round's clock."""
         with self.lock:
-            with self.reading() as conn:
+            with self.db.read() as conn:
                 event = self.event(event_id, conn)
                 config = json.loads(event.config_json)
                 row = self._round(conn, event_id, round_no)
@@ -572,7 +643,7 @@ class Club:
             created = {no: self.store.create_table(setup) for no, setup in setups.items()}
             now = time.time()
             ends = now + 60 * config["minutes"] if config["minutes"] else None
-            with self.engine.begin() as conn:
+            with self.changing(event_id) as conn:
                 for table_no, table in created.items():
                     conn.execute(update(cdb.seats).where(and_(
                         cdb.seats.c.event_id == event_id, cdb.seats.c.round_no == round_no,
@@ -584,7 +655,7 @@ class Club:
 
     def end_round(self, event_id: str, round_no: int) -> None:
         """The organiser calls time: each table's last complete hand counts."""
-        with self.lock, self.engine.begin() as conn:
+        with self.lock, self.changing(event_id) as conn:
             self.event(event_id, conn)
             row = self._round(conn, event_id, round_no)
             if row.status != "running":
@@ -595,7 +666,7 @@ class Club:
     def refresh(self, event_id: str) -> None:
         """Record the running round's results once every table has finished or its clock has
         run out."""
-        with self.reading() as conn:
+        with self.db.read() as conn:
             rounds = self._rounds(conn, event_id)
             if not rounds or rounds[-1].status != "running":
                 return
@@ -604,48 +675,103 @@ class Club:
         clock_out = row.ends_at is not None and time.time() >= row.ends_at
         if not clock_out and not all(self._table_done(t) for t in ids):
             return
-        with self.lock, self.engine.begin() as conn:
+        with self.lock, self.changing(event_id) as conn:
             current = self._round(conn, event_id, row.round_no)
             if current.status == "running":
                 self._finish(conn, event_id, current, "clock" if clock_out else "games",
                              current.ends_at if clock_out else None)
 
+    def record_table(self, table_id: str) -> None:
+        """Table ``table_id`` has written an event: while its round runs, its players'
+        results are recorded as its game stands once it has ended (again after an amendment;
+        taken back when an undo reopens the game), and its round ends when it was the last
+        table playing (or when the round's clock has run out, every table as it stood then)."""
+        with self.db.read() as conn:
+            seat = conn.execute(
+                select(cdb.seats.c.event_id, cdb.seats.c.round_no, cdb.seats.c.table_no)
+                .where(cdb.seats.c.table_id == table_id).limit(1)).first()
+        if seat is None:  # not a club table
+            return
+        event_id, table_no = str(seat.event_id), int(seat.table_no)
+        with self.lock, self.changing(event_id) as conn:
+            row = self._round(conn, event_id, seat.round_no)
+            if row.status != "running":
+                return
+            if row.ends_at is not None and time.time() >= row.ends_at:
+                self._finish(conn, event_id, row, "clock", row.ends_at)
+                return
+            conn.execute(delete(cdb.results).where(and_(
+                cdb.results.c.event_id == event_id, cdb.results.c.round_no == row.round_no,
+                cdb.results.c.table_no == table_no)))
+            self._recorded_here.discard(table_id)
+            if not game_over(self._state_at(table_id, None)):
+                return
+            by_table = self._by_table(conn, event_id, row.round_no)
+            self._record(conn, event_id, row, table_no, by_table[table_no], None)
+            self._recorded_here.add(table_id)
+            recorded = self._recorded(conn, event_id, row.round_no)
+            if all(no in recorded for no in by_table if no):
+                self._finish(conn, event_id, row, "games", None)
+
     def _state_at(self, table_id: str, deadline: float | None) -> game_tables.State:
         table = self.store.table(table_id)
+        if self.db.is_postgresql:  # another process may have written a moment ago
+            self.store.catch_up(table)
         if deadline is None:
             return table.state
         logged = [e["event"] for e in self.store.events(table) if e["at"] <= deadline]
         return game_tables.replay(table.setup, logged)
 
-    def _finish(self, conn: Connection, event_id: str, row: Row[Any], ended_by: str,
-                deadline: float | None) -> None:
+    def _by_table(self, conn: Connection, event_id: str,
+                  round_no: int) -> dict[int, list[Row[Any]]]:
+        """The round's seats by table number (0: the byes)."""
+        by_table: dict[int, list[Row[Any]]] = {}
+        for seat in self._seats(conn, event_id, round_no):
+            by_table.setdefault(seat.table_no, []).append(seat)
+        return by_table
+
+    @staticmethod
+    def _recorded(conn: Connection, event_id: str, round_no: int) -> set[int]:
+        """The numbers of the round's tables whose results are recorded."""
+        return {int(r.table_no) for r in conn.execute(
+            select(cdb.results.c.table_no).distinct().where(and_(
+                cdb.results.c.event_id == event_id, cdb.results.c.round_no == round_no)))}
+
+    def _record(self, conn: Connection, event_id: str, row: Row[Any], table_no: int,
+                seats: list[Row[Any]], deadline: float | None) -> None:
+        """Record the results of one table of round ``row`` (table 0: the byes)."""
         event = self.event(event_id, conn)
         scoring = Scoring.from_json(json.loads(event.config_json)["scoring"])
         game = json.loads(row.game_json)["game"]
-        by_table: dict[int, list[Row[Any]]] = {}
-        for seat in self._seats(conn, event_id, row.round_no):
-            by_table.setdefault(seat.table_no, []).append(seat)
-        for table_no, seats in by_table.items():
-            if table_no == 0:
-                for seat in seats:
-                    points = scoring.bye_points if scoring.mode == "placement" else 0.0
-                    conn.execute(insert(cdb.results).values(
-                        event_id=event_id, round_no=row.round_no, member_id=seat.member_id,
-                        table_no=0, table_id=None, game=game, bye=True, score=0, place=None,
-                        points=points, best_hand=None, hands=0, finished=False))
-                continue
-            result = outcome(self._state_at(seats[0].table_id, deadline))
-            board = {o: result.scores[p] for p, o in result.owners.items()}
-            owner_points = scoring.night_points(board, result.lower_wins)
-            owner_places = places(board, result.lower_wins)
+        if table_no == 0:
             for seat in seats:
-                owner = result.owners[seat.name]
+                points = scoring.bye_points if scoring.mode == "placement" else 0.0
                 conn.execute(insert(cdb.results).values(
                     event_id=event_id, round_no=row.round_no, member_id=seat.member_id,
-                    table_no=table_no, table_id=seat.table_id, game=game, bye=False,
-                    score=result.scores[seat.name], place=owner_places[owner],
-                    points=owner_points[owner], best_hand=result.best_hand[seat.name],
-                    hands=result.hands, finished=result.finished))
+                    table_no=0, table_id=None, game=game, bye=True, score=0, place=None,
+                    points=points, best_hand=None, hands=0, finished=False))
+            return
+        result = outcome(self._state_at(seats[0].table_id, deadline))
+        board = {o: result.scores[p] for p, o in result.owners.items()}
+        owner_points = scoring.night_points(board, result.lower_wins)
+        owner_places = places(board, result.lower_wins)
+        for seat in seats:
+            owner = result.owners[seat.name]
+            conn.execute(insert(cdb.results).values(
+                event_id=event_id, round_no=row.round_no, member_id=seat.member_id,
+                table_no=table_no, table_id=seat.table_id, game=game, bye=False,
+                score=result.scores[seat.name], place=owner_places[owner],
+                points=owner_points[owner], best_hand=result.best_hand[seat.name],
+                hands=result.hands, finished=result.finished))
+
+    def _finish(self, conn: Connection, event_id: str, row: Row[Any], ended_by: str,
+                deadline: float | None) -> None:
+        """End round ``row``: record every table not recorded yet (as it stood at
+        ``deadline`` when given), and the byes."""
+        recorded = self._recorded(conn, event_id, row.round_no)
+        for table_no, seats in self._by_table(conn, event_id, row.round_no).items():
+            if table_no not in recorded:
+                self._record(conn, event_id, row, table_no, seats, deadline)
         conn.execute(update(cdb.rounds).where(and_(
             cdb.rounds.c.event_id == event_id, cdb.rounds.c.round_no == row.round_no)).values(
             status="finished", finished_at=time.time(), ended_by=ended_by))
@@ -675,7 +801,7 @@ class Club:
     def room(self, event_id: str) -> dict[str, Any]:
         """Everything the room's TV shows: the round, each table's status, the standings."""
         self.refresh(event_id)
-        with self.reading() as conn:
+        with self.db.read() as conn:
             event = self.event(event_id, conn)
             config = json.loads(event.config_json)
             rounds = self._rounds(conn, event_id)
@@ -710,9 +836,12 @@ class Club:
             entry: dict[str, Any] = {
                 "no": table_no, "table_id": seats[0].table_id,
                 "players": [{"name": s.name, "colour": s.colour, "score": None} for s in seats],
-                "hand_no": 0, "leader": None, "finished": False, "winner": None}
+                "seq": 0, "hand_no": 0, "leader": None, "finished": False, "winner": None}
             if seats[0].table_id is not None:
-                state = self.store.table(seats[0].table_id).state
+                self._watched[seats[0].table_id] = event_id
+                table = self.store.table(seats[0].table_id)
+                with table.cond:
+                    state, entry["seq"] = table.state, table.seq
                 result = outcome(state)
                 for player in entry["players"]:
                     player["score"] = result.scores[player["name"]]
@@ -721,10 +850,23 @@ class Club:
             tables.append(entry)
         return tables, byes
 
+    def live_room(self, event_id: str) -> dict[str, Any]:
+        """:meth:`room` for the room streams: computed once per change to the night (and
+        when the round's clock runs out), however many displays this process serves."""
+        version = self.rooms.version(event_id)
+        cached = self._room_cache.get(event_id)
+        if cached is not None and cached[0] == version:
+            due = clock_due(cached[1])
+            if due is None or time.time() < due:
+                return cached[1]
+        room = self.room(event_id)
+        self._room_cache[event_id] = (version, room)
+        return room
+
     def organiser_view(self, event_id: str) -> dict[str, Any]:
         """The room, plus what only the organiser sees: check-in code, players, tables' keys."""
         room = self.room(event_id)
-        with self.reading() as conn:
+        with self.db.read() as conn:
             event = self.event(event_id, conn)
             players = conn.execute(
                 select(cdb.members.c.id, cdb.members.c.name, cdb.members.c.colour,
@@ -746,7 +888,7 @@ class Club:
 
     def refresh_all(self) -> None:
         """Record the results of every round whose tables have all finished."""
-        with self.reading() as conn:
+        with self.db.read() as conn:
             running = [r.event_id for r in conn.execute(
                 select(cdb.rounds.c.event_id).where(cdb.rounds.c.status == "running"))]
         for event_id in running:
@@ -760,7 +902,7 @@ class Club:
                  .join(cdb.events, cdb.events.c.id == cdb.results.c.event_id)
                  .where(cdb.results.c.bye.is_(False))
                  .order_by(cdb.events.c.created_at, cdb.results.c.round_no))
-        with self.reading() as conn:
+        with self.db.read() as conn:
             rows = list(conn.execute(query))
         lower = {g["name"]: bool(g.get("lower_wins")) for g in game_tables.available_games()}
         return [GameResult(r.event_id, r.round_no, r.table_no, r.game, r.name, r.score,

@@ -343,6 +343,11 @@ class GameState:
     def options(self) -> TossOptions:
         return self.setup.options
 
+    @property
+    def game_over(self) -> bool:
+        """Whether a board has pegged out and the game has ended."""
+        return self.phase == GAME_OVER
+
     def score_of(self, owner: str) -> int:
         """The score of a board owner (team or player), or of one player."""
         members = self.setup.members_of.get(owner)

@@ -162,6 +162,9 @@ class Database:
                 yield conn
             return
         with self._lock:
+            if self._writing:  # a read inside this thread's own write: its transaction goes on
+                yield self._shared
+                return
             try:
                 yield self._shared
             finally:

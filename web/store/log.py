@@ -16,10 +16,11 @@ a repeat, when it carried the same action id).
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +61,8 @@ INSERT = EVENTS.insert()
 INSERT_AND_NOTIFY = live.notifying(
     EVENTS.insert().values({c.name: sa.bindparam(c.name, type_=c.type) for c in EVENTS.c})
     .returning(EVENTS.c.seq))
+
+LOG = logging.getLogger(__name__)
 
 
 def new_token() -> str:
@@ -106,6 +109,12 @@ class LogStore:
         self._tables_lock = threading.Lock()
         self.closed = threading.Event()
         self.listeners = 0
+        #: Called as ``watcher(table, local)`` after a table's log grew: ``local`` when this
+        #: process wrote the event (right after its commit, in the writing request), else
+        #: once another process's event is folded in.
+        self.watchers: list[Callable[[Table, bool], None]] = []
+        #: Handlers of other kinds of fan-out notes, by kind (``None``: notes may be lost).
+        self.note_handlers: dict[str, Callable[[live.Note | None], None]] = {}
         self.fanout = live.Fanout(self.db.url if self.db.is_postgresql else None,
                                   self._on_note)
         self.fanout.start()
@@ -237,6 +246,7 @@ class LogStore:
                 events: Any = [(note.seq, json.loads(note.event))]
             else:
                 events = self._logged_events(table.id, table.seq)
+            folded = False
             for seq, event in events:
                 fold = self._step(table, event)
                 state = fold.state
@@ -247,6 +257,9 @@ class LogStore:
                 table.fold = fold
                 live.publish(table, seq, state, message, score_point(seq, state, state_json),
                              cut, meta=event.get("type") == game_log.AMEND)
+                folded = True
+            if folded:
+                self._changed(table, local=False)
 
     def reload_meta(self, table: Table) -> None:
         """Read the table's tokens and settings again (another process changed them)."""
@@ -261,6 +274,9 @@ class LogStore:
 
     def _on_note(self, note: live.Note | None) -> None:
         """A note from another process: bring the held table (or all of them) up to date."""
+        if note is not None and note.kind in self.note_handlers:
+            self.note_handlers[note.kind](note)
+            return
         held = list(self._tables.values()) if note is None else [
             t for t in [self._tables.get(note.table_id)] if t is not None]
         for table in held:
@@ -268,6 +284,17 @@ class LogStore:
                 self.catch_up(table, note)
             if note is None or note.kind == live.META:
                 self.reload_meta(table)
+        if note is None:
+            for handler in list(self.note_handlers.values()):
+                handler(None)
+
+    def _changed(self, table: Table, *, local: bool) -> None:
+        """Tell the watchers; one failing never undoes or hides the committed write."""
+        for watcher in list(self.watchers):
+            try:
+                watcher(table, local)
+            except Exception:
+                LOG.exception("a watcher of table %s failed", table.id)
 
     # -- events -------------------------------------------------------------------------
 
@@ -362,7 +389,8 @@ class LogStore:
             table.fold = fold
             live.publish(table, seq, state, live.state_message(seq, state_text, event_text),
                          score_point(seq, state, state_json), cut, meta=bool(rescored))
-            return seq, state_json, state_text
+        self._changed(table, local=True)  # after the table's write lock: watchers may read
+        return seq, state_json, state_text
 
     def _insert(self, table: Table, seq: int, event_text: str, by: str,
                 action_id: str | None, rescored: list[int]) -> None:

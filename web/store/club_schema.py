@@ -1,16 +1,10 @@
-"""The club's tables (members, nights, check-ins, rounds, seats, results), declared with
-SQLAlchemy Core on their own ``MetaData`` and kept in the app's database.
+"""The club's tables (members, nights, check-ins, rounds, seats, results), on the store's
+``MetaData`` beside the game tables: the Alembic migrations build them (revision 0004).
 
-The URL comes from :func:`database_url`: ``SCOREKEEPER_DATABASE_URL`` when set, else the
-app's SQLite file. Games themselves stay ordinary tables of the store; a seat names the
-store's table id.
+Games themselves stay ordinary tables of the store; a seat names the store's table id.
 """
 
 from __future__ import annotations
-
-import os
-from collections.abc import Mapping
-from typing import Any
 
 from sqlalchemy import (
     Boolean,
@@ -18,18 +12,13 @@ from sqlalchemy import (
     Float,
     ForeignKey,
     Integer,
-    MetaData,
     String,
     Table,
     Text,
     UniqueConstraint,
-    create_engine,
-    event,
 )
-from sqlalchemy.engine import Engine
-from sqlalchemy.pool import NullPool, StaticPool
 
-metadata = MetaData()
+from web.store.schema import metadata
 
 members = Table(
     "club_members", metadata,
@@ -102,60 +91,5 @@ results = Table(
     Column("finished", Boolean, nullable=False),  # the game was played to its end
 )
 
-
-def database_url(config: Mapping[str, Any], environ: Mapping[str, str] | None = None) -> str:
-    """The database the club keeps its tables in: ``SCOREKEEPER_DATABASE_URL`` (or the
-    ``DATABASE_URL`` config key) when set, else the app's SQLite file.
-
-    >>> database_url({"DATABASE": "/tmp/x.sqlite"}, {})
-    'sqlite:////tmp/x.sqlite'
-    >>> database_url({"DATABASE": ":memory:"}, {})
-    'sqlite://'
-    """
-    environ = os.environ if environ is None else environ
-    url = environ.get("SCOREKEEPER_DATABASE_URL") or config.get("DATABASE_URL")
-    if url:
-        return str(url)
-    path = str(config["DATABASE"])
-    if "://" in path:  # the store's DATABASE may be an address too (postgresql://...)
-        return path
-    return "sqlite://" if path == ":memory:" else f"sqlite:///{path}"
-
-
-def driver_url(url: str) -> str:
-    """A PostgreSQL URL with its driver named: psycopg 3.
-
-    >>> driver_url("postgresql://club@db/scores")
-    'postgresql+psycopg://club@db/scores'
-    """
-    for prefix in ("postgresql://", "postgres://"):
-        if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix):]
-    return url
-
-
-def make_engine(url: str) -> Engine:
-    """An engine for ``url``, its tables created. On SQLite every transaction takes the
-    write lock at its start (``BEGIN IMMEDIATE``), so that it never fails half way because the
-    store wrote meanwhile; the connection waits up to 30 s for the lock."""
-    if not url.startswith("sqlite"):
-        engine = create_engine(driver_url(url), pool_pre_ping=True)
-    else:
-        # One connection per use on a file (nothing held open once the app is gone); the one
-        # shared connection of an in-memory database.
-        memory = url in ("sqlite://", "sqlite:///:memory:")
-        engine = create_engine(
-            url, connect_args={"timeout": 30, "check_same_thread": False},
-            poolclass=StaticPool if memory else NullPool)
-
-        @event.listens_for(engine, "connect")
-        def manual_transactions(dbapi_connection: Any, _record: Any) -> None:
-            dbapi_connection.isolation_level = None
-
-        @event.listens_for(engine, "begin")
-        def begin_immediate(connection: Any) -> None:
-            reading = connection.info.get("reading")
-            connection.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
-
-    metadata.create_all(engine)
-    return engine
+#: The club's tables, parents first.
+TABLES = (members, events, checkins, rounds, seats, results)

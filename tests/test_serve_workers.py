@@ -1,0 +1,113 @@
+"""Serving from several processes: ``serve --workers N --board`` drives the board from one
+process only (one serial port, one process), and the documented gunicorn command line (the
+app factory ``web:create_app()``, 2 workers on PostgreSQL) sends a write made through one
+worker to the live pages of both."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import requests
+
+from tests.sse_client import SSEReader
+from tests.test_web_durability import HOST, free_port
+
+ROOT = Path(__file__).resolve().parent.parent
+DEAL = {"type": "new-hand", "dealer": "ann"}
+
+
+def wait_for(port: int, process: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection((HOST, port), timeout=0.2).close()
+            return
+        except OSError:
+            if process.poll() is not None:
+                output = process.stdout.read() if process.stdout else ""
+                raise AssertionError(f"the server exited: {output}") from None
+            time.sleep(0.1)
+    process.kill()
+    raise AssertionError("the server did not listen within 60 s")
+
+
+def stop(process: subprocess.Popen[str]) -> str:
+    os.killpg(process.pid, signal.SIGTERM)
+    output, _ = process.communicate(timeout=40)
+    return output
+
+
+def test_the_board_is_driven_by_one_worker_only(database_url: Callable[[str], str]) -> None:
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper", "serve", "--host", HOST, "--port", str(port),
+         "--database", database_url("postgresql"), "--workers", "2", "--board", "sim"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        wait_for(port, process)
+        time.sleep(1.0)  # both workers have started their hooks
+        table = requests.post(f"http://{HOST}:{port}/api/tables",
+                              json={"players": ["ann", "bob"]}, timeout=10).json()
+        assert table["table_id"]
+    finally:
+        output = stop(process)
+    assert "driven by the first of the 2 processes" in output
+    assert output.count("board: simulated board on ") == 1, output
+    assert "no LED board link is installed" not in output
+    assert "LED board link failed" not in output
+
+
+def gunicorn_available() -> bool:
+    try:
+        import gunicorn  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not gunicorn_available(), reason="gunicorn is not installed (dev extra)")
+def test_gunicorn_with_two_workers_serves_a_live_update_across_them(
+        database_url: Callable[[str], str]) -> None:
+    port = free_port()
+    url = f"http://{HOST}:{port}"
+    # the command line of the README, on the test's PostgreSQL
+    environ = {**os.environ, "PYTHONPATH": str(ROOT),
+               "SCOREKEEPER_DATABASE_URL": database_url("postgresql")}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-w", "2", "-k", "gthread", "--threads", "20",
+         "--graceful-timeout", "5", "-b", f"{HOST}:{port}", "web:create_app()"],
+        cwd=ROOT, env=environ,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    readers: list[SSEReader] = []
+    try:
+        wait_for(port, process)
+        table = requests.post(f"{url}/api/tables", json={"players": ["ann", "bob"]},
+                              timeout=10).json()
+        stream = f"{url}/api/tables/{table['table_id']}/stream?token={table['display_token']}"
+        readers = [SSEReader(stream) for _ in range(8)]  # new connections: either worker
+        for reader in readers:
+            assert reader.next(timeout=10).data["seq"] == 0
+        for seq in (1, 2):
+            event = DEAL if seq == 1 else {"type": "correction", "target": "ann",
+                                           "points": 3, "reason": "test"}
+            reply = requests.post(f"{url}/api/tables/{table['table_id']}/events", timeout=10,
+                                  headers={"Authorization": f"Bearer {table['keeper_token']}",
+                                           "Connection": "close"},
+                                  json={"base_seq": seq - 1, "event": event})
+            assert reply.status_code == 201, reply.text
+            for reader in readers:
+                assert reader.next(timeout=10).data["seq"] == seq
+        workers = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+        assert len(workers) == 2  # gunicorn's master and its two workers
+    finally:
+        for reader in readers:
+            reader.close()
+        stop(process)
