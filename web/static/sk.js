@@ -97,6 +97,11 @@ SK.onSeats = (t) => SK.$("#seats").addEventListener("click", async (ev) => {
   else if (r) SK.toast(b.dataset.freeSeat ? `${b.dataset.freeSeat}'s seat is free` : r.data.status === "approved" ? "Seat given to the new phone" : "Request refused");
 });
 
+/* the keeper's Amend link of a finished hand, where the hands are listed (the keeper's page):
+   it opens that hand's amendment on the history page (amend.js) */
+SK.amendHandLink = (t, handNo) => (t.role && t.role.kind === "keeper"
+  ? ` <a class="btn small" href="/t/${encodeURIComponent(t.id)}/history#amend-hand-${handNo}" data-amend-hand-link="${handNo}">Amend</a>` : "");
+
 /* card codes -> HTML chips */
 SK.cardInfo = (code) => {
   if (code === "boss") return {label: "Boss", cls: "joker"};
