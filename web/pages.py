@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from scorekeeper.cards import DECK_KINDS, SUIT_NAMES, SUIT_PLURALS, Card, deck_codes
 from scorekeeper.game import available_games, game_of, setup_json
-from scorekeeper.pegboard import PEG_COLOURS
+from scorekeeper.pegboard import MIN_CHANNEL, PEG_COLOURS
 from scorekeeper.rulesets import ACE_RULES, RULESETS, TossOptions
 from web.auth import get_store, request_token, role_for, set_token_cookie
 from web.store import ForbiddenError, Role, Table, TokenError
@@ -37,9 +37,10 @@ CARD_WORDS = htmlsafe_json_dumps(card_words(), dumps=json.dumps)
 
 
 @bp.app_context_processor
-def card_words_context() -> dict[str, Markup]:
-    """Every page (base.html) carries the cards' words for its scripts."""
-    return {"card_words": CARD_WORDS}
+def card_words_context() -> dict[str, Any]:
+    """Every page (base.html) carries the cards' words for its scripts, and a peg colour
+    picker the dimmest channel that still shows (scorekeeper.pegboard.MIN_CHANNEL)."""
+    return {"card_words": CARD_WORDS, "peg_min_channel": MIN_CHANNEL}
 
 
 def boot(table: Table, role: Role, **extra: Any) -> Markup:

@@ -102,6 +102,22 @@ SK.onSeats = (t) => SK.$("#seats").addEventListener("click", async (ev) => {
 SK.amendHandLink = (t, handNo) => (t.role && t.role.kind === "keeper"
   ? ` <a class="btn small" href="/t/${encodeURIComponent(t.id)}/history#amend-hand-${handNo}" data-amend-hand-link="${handNo}">Amend</a>` : "");
 
+/* a peg colour picker (input[data-peg-colour="MIN"], MIN from scorekeeper.pegboard) warns
+   as soon as a colour too dark to show is picked: the LED board lifts any colour whose every
+   channel is below MIN, and the boards' dark screen hides it */
+SK.darkColour = (hex, min) => { const v = parseInt(String(hex).slice(1), 16); return [v >> 16 & 255, v >> 8 & 255, v & 255].every((c) => c < min); };
+SK.watchPegColours = (root) => SK.$$("input[data-peg-colour]", root).forEach((input) => {
+  const note = document.getElementById(input.getAttribute("aria-describedby") || "");
+  const check = () => {
+    if (!note) return;
+    const dark = SK.darkColour(input.value, +input.dataset.pegColour);
+    note.hidden = !dark;
+    note.textContent = dark ? `${input.value} is too dark to show: the LED board cannot light it as chosen (it shows the dimmest shade it can light instead) and it is hard to see on the screen. Pick a brighter colour.` : "";
+  };
+  input.addEventListener("input", check); input.addEventListener("change", check); check();
+});
+document.addEventListener("DOMContentLoaded", () => SK.watchPegColours());
+
 /* card codes -> HTML chips */
 SK.cardInfo = (code) => {
   if (code === "boss") return {label: "Boss", cls: "joker"};
