@@ -5,6 +5,7 @@ reply byte for byte after every event, and another process's write shows in them
 
 from __future__ import annotations
 
+import doctest
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -16,7 +17,7 @@ from simulate import FOUR, HAND_ONE, HEARTS, MELD, bench_setup, random_game
 
 from web import create_app
 from web.history import amended_by, undone_by
-from web.store import Store
+from web.store import Store, notes
 
 THREE = {"game": "complex-toss-rummy", "players": ["ann", "bob", "cy"]}
 BENCH = {"players": ["ann", "bob", "cy", "dee"],
@@ -182,3 +183,8 @@ def test_another_processs_write_shows_in_the_history_notes(
     finally:
         first.extensions["scorekeeper.store"].close()
         second.extensions["scorekeeper.store"].close()
+
+
+def test_the_notes_module_examples_hold() -> None:
+    result = doctest.testmod(notes, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0
