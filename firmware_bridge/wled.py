@@ -19,8 +19,9 @@ last brightness):
 >>> full_command(layout, Scene.from_scores([("#2f6fde", 437)], brightness=0))
 b'{"on":false,"v":true}\\n'
 
-WLED applies gamma 2.8 to colours, so a peg colour whose every channel is below 36 shows as
-unlit; such a colour is lifted (same hue, brightest channel 36; black becomes grey):
+WLED applies gamma 2.8 to colours, so a peg colour whose every channel is below 36
+(``scorekeeper.pegboard.MIN_CHANNEL``) shows as unlit; such a colour is lifted (same hue,
+brightest channel 36; black becomes grey):
 
 >>> visible((16, 16, 32)), visible((0, 0, 0))
 ((18, 18, 36), (36, 36, 36))
@@ -35,31 +36,17 @@ from typing import Any, Final
 
 from firmware_bridge.layout import Layout
 from firmware_bridge.scene import RGB, Scene, format_colour
+from scorekeeper.pegboard import MIN_CHANNEL, visible  # the one threshold, kept with the pegs
 
 PROBE: Final = b'{"v":true}\n'
 OFF: Final = b'{"on":false,"v":true}\n'
 BLACK: Final[RGB] = (0, 0, 0)
 #: WLED's colour gamma (its default "gamma correct colours").
 GAMMA: Final = 2.8
-#: The smallest channel value that WLED's gamma keeps at 1/255 or more: (36/255)^2.8 x 255 is
-#: 1.06, (35/255)^2.8 x 255 is 0.98. A colour with every channel below this shows as unlit.
-MIN_CHANNEL: Final = 36
 
 
 class WledError(ValueError):
     """A reply line that is not WLED's JSON state answer."""
-
-
-def visible(rgb: RGB) -> RGB:
-    """A peg colour, or when WLED's gamma would leave it unlit, the same hue lifted until its
-    brightest channel is :data:`MIN_CHANNEL` (black: grey)."""
-    top = max(rgb)
-    if top >= MIN_CHANNEL:
-        return rgb
-    if top == 0:
-        return (MIN_CHANNEL, MIN_CHANNEL, MIN_CHANNEL)
-    r, g, b = (round(c * MIN_CHANNEL / top) for c in rgb)
-    return (r, g, b)
 
 
 def lifted(scene: Scene) -> Scene:

@@ -44,6 +44,10 @@ SUIT_NAMES: Final[dict[str, str]] = {
     "cl": "club", "sp": "spade", "he": "heart", "di": "diamond",
     "cr": "cross", "or": "oracle", "ca": "castle", "sh": "shield",
 }
+#: The suits' names in the plural ("7 of crosses"), as the pages and the card names say them.
+SUIT_PLURALS: Final[dict[str, str]] = {
+    code: name + ("es" if name.endswith("s") else "s") for code, name in SUIT_NAMES.items()
+}
 SUIT_COLOURS: Final[dict[str, Colour]] = {
     "cl": BLACK, "sp": BLACK, "he": RED, "di": RED,
     "cr": GOLD, "or": GOLD, "ca": BLUE, "sh": BLUE,
@@ -238,11 +242,11 @@ class Card:
     def name(self) -> str:
         """A name for people: ``10 of diamonds``, ``red joker``, ``Boss joker``.
 
-        >>> Card.parse("Qsh").name
-        'queen of shields'
+        >>> Card.parse("Qsh").name, Card.parse("7cr").name
+        ('queen of shields', '7 of crosses')
         """
         if self.suit is not None:
-            return f"{RANK_NAMES[self.rank]} of {SUIT_NAMES[self.suit]}s"
+            return f"{RANK_NAMES[self.rank]} of {SUIT_PLURALS[self.suit]}"
         if self.joker == BOSS:
             return "Boss joker"
         if self.joker == PLAIN:

@@ -28,6 +28,7 @@ from scorekeeper.cards import (
     RANK_NAMES,
     SUIT_COLOURS,
     SUIT_NAMES,
+    SUIT_PLURALS,
     Card,
     TooManyCopiesError,
     decks_copies,
@@ -267,7 +268,7 @@ def _judge_sequence(
     for card in naturals:
         if card.suit != suit:
             return _invalid(
-                f"{_codes(cards)} mixes {SUIT_NAMES[suit]}s and {SUIT_NAMES[card.suit or '']}s"
+                f"{_codes(cards)} mixes {SUIT_PLURALS[suit]} and {SUIT_PLURALS[card.suit or '']}"
                 " of different ranks: a set is one rank, a sequence one suit",
                 rule,
             )

@@ -39,6 +39,52 @@ PEG_COLOURS: Final[dict[str, str]] = {
 
 
 
+#: The dimmest a peg colour's brightest channel may be and still show: the LED board's WLED
+#: applies gamma 2.8, which leaves a channel below 36 unlit ((36/255)^2.8 x 255 is 1.06,
+#: (35/255)^2.8 x 255 is 0.98), and such a colour is lifted to it (:func:`visible`). Pages warn
+#: when a player picks a colour this dark (it is as hard to see on the boards' dark screen).
+MIN_CHANNEL: Final = 36
+
+Rgb = tuple[int, int, int]
+
+
+def visible(rgb: Rgb) -> Rgb:
+    """A peg colour, or when it is too dark to light an LED (every channel below
+    :data:`MIN_CHANNEL`), the same hue lifted until its brightest channel is MIN_CHANNEL
+    (black: grey).
+
+    >>> visible((16, 16, 32)), visible((0, 0, 0)), visible((187, 63, 66))
+    ((18, 18, 36), (36, 36, 36), (187, 63, 66))
+    """
+    top = max(rgb)
+    if top >= MIN_CHANNEL:
+        return rgb
+    if top == 0:
+        return (MIN_CHANNEL, MIN_CHANNEL, MIN_CHANNEL)
+    r, g, b = (round(c * MIN_CHANNEL / top) for c in rgb)
+    return (r, g, b)
+
+
+def dark_colour_warning(colour: str) -> str | None:
+    """Why a ``#rrggbb`` peg colour is too dark to show, and what the LED board shows instead;
+    None when it shows as chosen.
+
+    >>> dark_colour_warning("#102030") is None
+    True
+    >>> dark_colour_warning("#101020")
+    'peg colour #101020 is too dark to show (every channel below 36 stays unlit on the LED \
+board, shown as #121224 there, and it is hard to see on the screen): pick a brighter colour'
+    """
+    value = int(colour.strip().lstrip("#"), 16)
+    rgb = (value >> 16 & 0xFF, value >> 8 & 0xFF, value & 0xFF)
+    shown = visible(rgb)
+    if shown == rgb:
+        return None
+    return (f"peg colour {colour} is too dark to show (every channel below {MIN_CHANNEL} stays "
+            "unlit on the LED board, shown as #{:02x}{:02x}{:02x} there, and it is hard to see "
+            "on the screen): pick a brighter colour".format(*shown))
+
+
 def board_colours(owners: Sequence[str], given: Mapping[str, str]) -> dict[str, str]:
     """Each board owner's peg colour: the one given, else the next default colour nobody was
     given (the one way every table picks its default colours).

@@ -213,3 +213,21 @@ def bench_setup() -> TableSetup:
         "teams": {"North": ["ann", "cy"], "South": ["bob", "dee"]},
         "options": {"ruleset": "complex-toss-rummy", "goal": 1_000_000},
     })
+
+
+#: Hand 1 of a three-player Complex Toss Rummy game played out in full (ann melds clubs, bob
+#: lays the 10 of clubs off on it, ann goes out): the amendment tests' log. ``HEARTS`` and
+#: ``FOUR`` are corrections of its meld (update 2): one breaks the lay-off, one does not.
+MELD: Event = {"type": "meld", "player": "ann", "cards": ["7cl", "8cl", "9cl"]}
+HEARTS: Event = {**MELD, "cards": ["7he", "8he", "9he"]}
+FOUR: Event = {**MELD, "cards": ["6cl", "7cl", "8cl", "9cl"]}
+HAND_ONE: list[Event] = [
+    {"type": "new-hand", "dealer": "cy"},
+    MELD,
+    {"type": "next-turn"},
+    {"type": "lay-off", "player": "bob", "meld": 1, "cards": ["10cl"]},
+    {"type": "next-turn"},
+    {"type": "next-turn"},
+    {"type": "end-hand", "went_out": "ann",
+     "hands": {"ann": [], "bob": ["2he", "3he"], "cy": ["Kdi"]}},
+]

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from simulate import random_game
+from simulate import FOUR, HAND_ONE, HEARTS, MELD, random_game
 
 from scorekeeper import log
 from scorekeeper.engine import TableSetup
@@ -18,17 +18,6 @@ from scorekeeper.errors import InvalidInputError, RuleRefusalError
 from scorekeeper.game import GameSetup, read_setup
 
 COMPLEX = read_setup({"game": "complex-toss-rummy", "players": ["ann", "bob", "cy"]})
-MELD = {"type": "meld", "player": "ann", "cards": ["7cl", "8cl", "9cl"]}
-HAND_ONE: list[dict[str, Any]] = [
-    {"type": "new-hand", "dealer": "cy"},
-    MELD,
-    {"type": "next-turn"},
-    {"type": "lay-off", "player": "bob", "meld": 1, "cards": ["10cl"]},
-    {"type": "next-turn"},
-    {"type": "next-turn"},
-    {"type": "end-hand", "went_out": "ann",
-     "hands": {"ann": [], "bob": ["2he", "3he"], "cy": ["Kdi"]}},
-]
 
 
 def folded(setup: GameSetup, events: list[dict[str, Any]]) -> log.Fold:
@@ -50,10 +39,9 @@ def scores(fold: log.Fold) -> dict[str, int]:
 def test_an_amended_meld_rescores_the_hand_and_undo_gives_the_original_back() -> None:
     fold = folded(COMPLEX, HAND_ONE)
     assert scores(fold) == {"ann": 48, "bob": 15, "cy": -10}
-    four = {**MELD, "cards": ["6cl", "7cl", "8cl", "9cl"]}
-    amended = log.step(fold, amend(2, four, "the meld had the 6 of clubs too"))
+    amended = log.step(fold, amend(2, FOUR, "the meld had the 6 of clubs too"))
     assert scores(amended) == {"ann": 60, "bob": 15, "cy": -10}
-    assert [e.event for e in amended.entries if e.seq == 2] == [four]
+    assert [e.event for e in amended.entries if e.seq == 2] == [FOUR]
     assert amended.read == 8
     back = log.step(amended, {"type": "undo"})
     assert back.state == fold.state and scores(back) == scores(fold)
@@ -62,9 +50,8 @@ def test_an_amended_meld_rescores_the_hand_and_undo_gives_the_original_back() ->
 
 def test_an_amendment_that_breaks_a_later_lay_off_is_refused_naming_it() -> None:
     fold = folded(COMPLEX, HAND_ONE)
-    hearts = {**MELD, "cards": ["7he", "8he", "9he"]}
     with pytest.raises(log.LaterEventsRefusedError) as caught:
-        log.step(fold, amend(2, hearts))
+        log.step(fold, amend(2, HEARTS))
     assert [b.seq for b in caught.value.broken] == [4]
     assert "update 4 (lay-off): 10cl does not fit 7he-8he-9he" in str(caught.value)
     assert '"remove": [4]' in str(caught.value)
@@ -73,12 +60,11 @@ def test_an_amendment_that_breaks_a_later_lay_off_is_refused_naming_it() -> None
 
 def test_an_amendment_stored_with_the_removal_of_exactly_the_events_named() -> None:
     fold = folded(COMPLEX, HAND_ONE)
-    hearts = {**MELD, "cards": ["7he", "8he", "9he"]}
-    amended = log.step(fold, amend(2, hearts, remove=[4]))
+    amended = log.step(fold, amend(2, HEARTS, remove=[4]))
     assert [e.seq for e in amended.entries] == [1, 2, 3, 5, 6, 7]
     assert scores(amended) == {"ann": 48, "bob": -5, "cy": -10}
     with pytest.raises(log.RemovalStillHoldsError, match="update 3 .next-turn. still holds"):
-        log.step(fold, amend(2, hearts, remove=[3, 4]))
+        log.step(fold, amend(2, HEARTS, remove=[3, 4]))
     with pytest.raises(log.MalformedAmendmentError, match="only later events in effect"):
         log.step(fold, amend(4, HAND_ONE[3], remove=[2]))
 
@@ -141,7 +127,7 @@ def test_a_tosss_captured_card_is_amended_and_checked_against_the_top_card() -> 
 
 
 def test_a_hearts_hand_is_amended_and_later_hands_follow() -> None:
-    setup = read_setup({"game": "toss-hearts", "players": ["ann", "bob"], "options": {}})
+    setup = read_setup({"game": "toss-HEARTS", "players": ["ann", "bob"], "options": {}})
     hands = [{"type": "hand", "entry": {"taken": {"ann": ["Qsp"], "bob": ["2he"]}}},
              {"type": "hand", "entry": {"taken": {"bob": ["Qsp", "3he"]}}}]
     fold = folded(setup, hands)
@@ -235,7 +221,7 @@ def test_an_amendment_equals_the_corrected_log_built_from_scratch_and_undo_resto
 
 
 @pytest.mark.parametrize("name", ["complex-toss-rummy", "toss-rummy", "toss-colors",
-                                  "toss-hearts", "tossni", "tong-its", "indian-chief",
+                                  "toss-HEARTS", "tossni", "tong-its", "indian-chief",
                                   "carousel", "three-thirteen", "rummy"])
 def test_every_game_is_amended_by_the_one_fold(name: str) -> None:
     setup = read_setup({"game": name, "players": ["ann", "bob", "cy"]})

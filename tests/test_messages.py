@@ -13,11 +13,12 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from scorekeeper import engine
+from scorekeeper import engine, log
 from scorekeeper.cards import Card, parse_cards
 from scorekeeper.melds import judge_meld
 from web import create_app
-from web.history import NotesCache, event_notes, local_time, undone_by
+from web.history import event_notes, local_time, undone_by
+from web.store.notes import HistoryNotes
 
 PLAYS: list[dict[str, Any]] = [
     {"type": "new-hand", "dealer": "Ann"},
@@ -104,19 +105,21 @@ def test_event_notes_give_points_undo_and_captured_card() -> None:
     assert notes[6]["captured"] == "4he" and "undone_by" not in notes[6]
 
 
-def test_notes_cache_folds_only_new_events_and_refolds_a_changed_log() -> None:
+def test_notes_kept_event_by_event_agree_with_the_log_read_afresh() -> None:
     setup = engine.TableSetup(players=("Ann", "Bob", "Cy"))
     toss = {"type": "toss", "player": "Cy", "meld": 1, "joker": "jk-red",
             "cards": ["5he", "6he"]}
     rows = [{"seq": i, "event": e} for i, e in
-            enumerate([*PLAYS, toss, {"type": "undo"}, toss], start=1)]
-    cache = NotesCache()
-    for n in (2, 4, 4, 5, 6):  # the log grows, or is asked for again unchanged
-        assert cache.notes("t1", setup, rows[:n]) == event_notes(setup, rows[:n])
-    other = [*rows[:1], {"seq": 2, "event": {**PLAYS[1], "player": "Bob",
-                                             "cards": ["7cl", "7sp", "7he"], "top": "7cl"}}]
-    assert cache.notes("t1", setup, other) == event_notes(setup, other)  # not a continuation
-    assert cache.notes("t1", setup, other)[2] == {"points": {"Bob": 21}}
+            enumerate([*PLAYS, toss, {"type": "undo"}, toss, {"type": "undo"},
+                       {"type": "undo"}], start=1)]
+    fold, kept = log.begin(setup), HistoryNotes.begin(log.start(setup))
+    for n, row in enumerate(rows, start=1):
+        fold = log.step(fold, row["event"], row["seq"])
+        kept.add(row["seq"], row["event"], fold.state)
+        assert kept.notes == event_notes(setup, rows[:n])
+    assert undone_by(rows) == {4: 5, 6: 7, 3: 8}
+    assert {n: note["undone_by"] for n, note in kept.notes.items() if "undone_by" in note} == {
+        4: 5, 6: 7, 3: 8}
 
 
 def test_csv_files_split_and_times_are_local_iso(client: FlaskClient) -> None:

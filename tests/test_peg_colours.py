@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from firmware_bridge import wled
-from firmware_bridge.scene import parse_colour
+from firmware_bridge.scene import Scene, parse_colour
 from scorekeeper.pegboard import PEG_COLOURS
 
 with warnings.catch_warnings():
@@ -100,3 +100,16 @@ def test_default_peg_colours_are_bright_and_visible() -> None:
 def test_default_peg_colours_show_unchanged_on_a_wled_board() -> None:
     for name, text in PEG_COLOURS.items():
         assert wled.visible(parse_colour(text)) == parse_colour(text), name
+
+
+def test_one_threshold_says_which_colours_are_too_dark_for_the_board_and_the_pages() -> None:
+    from scorekeeper import pegboard
+    assert wled.MIN_CHANNEL is pegboard.MIN_CHANNEL and wled.visible is pegboard.visible
+    for text in PEG_COLOURS.values():
+        assert pegboard.dark_colour_warning(text) is None
+    for text, dark in (("#230000", True), ("#240000", False), ("#101010", True),
+                       ("#000000", True), ("#0d1218", True)):
+        warning = pegboard.dark_colour_warning(text)
+        assert (warning is not None) is dark, text
+        assert bool(wled.dark_colours(Scene.from_scores([(text, 5)]))) is dark, text
+    assert "shown as #242424" in str(pegboard.dark_colour_warning("#000000"))

@@ -11,23 +11,10 @@ from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
+from simulate import FOUR, HAND_ONE, HEARTS, MELD
 
 from scorekeeper.game import read_setup
 from web import create_app
-
-MELD = {"type": "meld", "player": "ann", "cards": ["7cl", "8cl", "9cl"]}
-HEARTS = {**MELD, "cards": ["7he", "8he", "9he"]}
-FOUR = {**MELD, "cards": ["6cl", "7cl", "8cl", "9cl"]}
-HAND_ONE: list[dict[str, Any]] = [
-    {"type": "new-hand", "dealer": "cy"},
-    MELD,
-    {"type": "next-turn"},
-    {"type": "lay-off", "player": "bob", "meld": 1, "cards": ["10cl"]},
-    {"type": "next-turn"},
-    {"type": "next-turn"},
-    {"type": "end-hand", "went_out": "ann",
-     "hands": {"ann": [], "bob": ["2he", "3he"], "cy": ["Kdi"]}},
-]
 
 
 def keeper(table: dict[str, Any]) -> dict[str, str]:

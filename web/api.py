@@ -459,16 +459,13 @@ def history(table_id: str) -> Response:
     role_for(table)
 
     def build() -> bytes:
-        with table.cond:
-            seq, state = table.seq, table.state_json()
-        cache = current_app.extensions.setdefault("scorekeeper.history_notes",
-                                                  history_notes.NotesCache())
-        notes = cache.notes(table.id, table.setup, get_store().events(table))
+        with table.cond:  # the notes kept as the log grew, as they were at this state
+            seq, state, notes = table.seq, table.state_json(), table.notes.served(table.seq)
         document = {"seq": seq, "hands": state.get("hands", []),
                     "boards": state.get("boards", []),
                     "points": get_store().states_over_time(table)[:seq + 1],
                     "timeline": [p for p in get_store().timeline(table) if p["seq"] <= seq],
-                    "notes": {str(n): note for n, note in notes.items() if n <= seq}}
+                    "notes": notes}
         return json.dumps(document, separators=(",", ":")).encode()
 
     return Response(encoded_once(table, "history", build), mimetype="application/json")

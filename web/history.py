@@ -6,15 +6,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from scorekeeper import log
 from scorekeeper.game import GameSetup
+from web.store.notes import HistoryNotes
 
 
 def local_time(at: float) -> str:
@@ -45,25 +43,6 @@ def undone_by(events: Iterable[Mapping[str, Any]]) -> dict[int, int]:
     return out
 
 
-def _fold_notes(fold: log.Fold, rows: Iterable[Mapping[str, Any]],
-                notes: dict[int, dict[str, Any]]) -> log.Fold:
-    """Fold ``rows`` on from ``fold``, adding each event's points (and a Toss's captured
-    card) to ``notes``; returns the fold after the last row."""
-    before = {b.owner: b.score for b in fold.state.boards()}
-    for row in rows:
-        fold = log.step(fold, row["event"], row["seq"])
-        state = fold.state
-        after = {b.owner: b.score for b in state.boards()}
-        note: dict[str, Any] = {"points": {o: after[o] - before.get(o, 0) for o in after
-                                           if after[o] != before.get(o, 0)}}
-        last_play = getattr(state, "last_play", None)
-        if row["event"].get("type") == "toss" and last_play and last_play.get("captured"):
-            note["captured"] = str(last_play["captured"])
-        notes[row["seq"]] = note
-        before = after
-    return fold
-
-
 def amended_by(events: Iterable[Mapping[str, Any]]) -> dict[int, dict[str, Any]]:
     """Per event seq, what the amendments still in effect say of it: ``amended_by`` (the
     amendments that superseded it, in order), ``removed_by`` (the amendment that removed it)
@@ -89,58 +68,16 @@ def amended_by(events: Iterable[Mapping[str, Any]]) -> dict[int, dict[str, Any]]
     return out
 
 
-def with_undone(notes: Mapping[int, Mapping[str, Any]], events: Sequence[Mapping[str, Any]]
+def event_notes(setup: GameSetup, events: Iterable[Mapping[str, Any]]
                 ) -> dict[int, dict[str, Any]]:
-    """The notes, each with ``undone_by`` where an undo took its event back, and what the
-    amendments in effect say of it (:func:`amended_by`)."""
-    undone, amended = undone_by(events), amended_by(events)
-    return {seq: {**note, **({"undone_by": undone[seq]} if seq in undone else {}),
-                  **amended.get(seq, {})}
-            for seq, note in notes.items()}
-
-
-def event_notes(setup: GameSetup, events: Sequence[Mapping[str, Any]]
-                ) -> dict[int, dict[str, Any]]:
-    """Per event seq: ``points`` (each board's change, non-zero only), ``undone_by`` (the
-    undo's seq, when taken back) and, for a Toss, the ``captured`` card."""
-    notes: dict[int, dict[str, Any]] = {}
-    _fold_notes(log.begin(setup), events, notes)
-    return with_undone(notes, events)
-
-
-@dataclass
-class _Folded:
-    setup: GameSetup
-    last: Mapping[str, Any] | None  # the last row folded (the log only grows after it)
-    fold: log.Fold
-    notes: dict[int, dict[str, Any]] = field(default_factory=dict)
-
-
-class NotesCache:
-    """:func:`event_notes` per table, folding only the events logged since the last call (a
-    table's log only grows; a log that does not continue the cached one is folded afresh)."""
-
-    def __init__(self, size: int = 64):
-        self.size = size
-        self._lock = threading.Lock()
-        self._tables: OrderedDict[str, _Folded] = OrderedDict()
-
-    def notes(self, table_id: str, setup: GameSetup, events: Sequence[Mapping[str, Any]]
-              ) -> dict[int, dict[str, Any]]:
-        with self._lock:
-            folded = self._tables.pop(table_id, None)
-            done = 0 if folded is None or folded.last is None else int(folded.last["seq"])
-            if (folded is None or folded.setup != setup or len(events) < done
-                    or (done and events[done - 1] != folded.last)):
-                folded, done = _Folded(setup, None, log.begin(setup)), 0
-            new = events[done:]
-            folded.fold = _fold_notes(folded.fold, new, folded.notes)
-            if new:
-                folded.last = new[-1]
-            self._tables[table_id] = folded
-            while len(self._tables) > self.size:
-                self._tables.popitem(last=False)
-            return with_undone(folded.notes, events)
+    """Per event seq of a whole log, its history note (:class:`web.store.notes.HistoryNotes`,
+    which the store keeps as events land): ``points``, ``undone_by``, a Toss's ``captured``
+    card and what the amendments in effect say of it."""
+    fold, notes = log.begin(setup), HistoryNotes.begin(log.start(setup))
+    for row in events:
+        fold = log.step(fold, row["event"], row["seq"])
+        notes.add(row["seq"], row["event"], fold.state)
+    return notes.notes
 
 
 def events_csv(events: Sequence[Mapping[str, Any]], points: Mapping[int, Mapping[str, int]],

@@ -13,15 +13,35 @@ from flask import Blueprint, Response, make_response, redirect, render_template,
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
-from scorekeeper.cards import deck_codes
+from scorekeeper.cards import DECK_KINDS, SUIT_NAMES, SUIT_PLURALS, Card, deck_codes
 from scorekeeper.game import available_games, game_of, setup_json
 from scorekeeper.options import MAX_DECKS
-from scorekeeper.pegboard import PEG_COLOURS
+from scorekeeper.pegboard import MIN_CHANNEL, PEG_COLOURS
 from scorekeeper.rulesets import RULESETS, TOSS_OPTION
 from web.auth import get_store, request_token, role_for, set_token_cookie
 from web.store import ForbiddenError, Role, Table, TokenError
 
 bp = Blueprint("pages", __name__)
+
+
+def card_words() -> dict[str, Any]:
+    """The cards' words for the pages' scripts, from :mod:`scorekeeper.cards`: each suit's name
+    (and plural) and each card code's name for people ("7 of hearts", "red joker"), read by
+    screen readers in place of the chips' symbols."""
+    codes = dict.fromkeys(code for kind in DECK_KINDS for code in deck_codes(kind))
+    return {"suits": dict(SUIT_NAMES), "suit_plurals": dict(SUIT_PLURALS),
+            "names": {code: Card.parse(code).name for code in codes}}
+
+
+#: :func:`card_words` as the JSON of the ``<script id="card-words">`` on every page.
+CARD_WORDS = htmlsafe_json_dumps(card_words(), dumps=json.dumps)
+
+
+@bp.app_context_processor
+def card_words_context() -> dict[str, Any]:
+    """Every page (base.html) carries the cards' words for its scripts, and a peg colour
+    picker the dimmest channel that still shows (scorekeeper.pegboard.MIN_CHANNEL)."""
+    return {"card_words": CARD_WORDS, "peg_min_channel": MIN_CHANNEL}
 
 
 def boot(table: Table, role: Role, **extra: Any) -> Markup:

@@ -310,3 +310,30 @@ def test_pages_with_a_proposal_a_finished_hand_and_chips(
     join(phone, colors, "Cy")
     expect(phone.locator("#chips-box")).to_be_visible()
     assert_accessible(phone, "toss-colors player after a hand")
+
+
+def test_card_chips_are_named_for_screen_readers_from_the_one_vocabulary(
+        server: ServerThread, contexts: tuple[Page, Page]) -> None:
+    from scorekeeper.cards import SUIT_NAMES
+    tablet, phone = contexts
+    keeper = Keeper(tablet, server, {"game": "complex-toss-rummy", "players": THREE})
+    keeper.enter(*PLAYS)
+    join(phone, keeper, "Bob")
+    # the melded Queens are read by name, not as "Q, black heart suit"
+    for name in ("queen of hearts", "queen of diamonds", "queen of oracles"):
+        expect(phone.get_by_role("img", name=name, exact=True).first).to_be_visible()
+    chip = phone.locator("#melds .card[title='Qor']")
+    expect(chip).to_have_attribute("aria-label", "queen of oracles")
+    expect(chip).to_have_text("Q\u25c9")  # the symbols are still what the eye sees
+    # the picker's suits and its chosen cards are named from the same words
+    keeper.open("keeper")
+    for name in ("\u25c9 or oracles", "\u271a cr crosses"):
+        expect(tablet.get_by_role("button", name=name, exact=True)).to_be_visible()
+    tablet.fill("#picker [data-typed]", "7cr jk-red")
+    tablet.press("#picker [data-typed]", "Enter")
+    for name in ("7 of crosses, tap to remove", "red joker, tap to remove"):
+        expect(tablet.get_by_role("button", name=name, exact=True)).to_be_visible()
+    # the words come from scorekeeper.cards, served by the page: the script holds no copy
+    assert tablet.evaluate("SK.SUIT_NAMES") == SUIT_NAMES
+    script = (Path(__file__).parents[2] / "web" / "static" / "sk.js").read_text(encoding="utf-8")
+    assert "oracle" not in script

@@ -157,3 +157,38 @@ def test_amend_a_toss_hearts_hand_from_the_history_page(server: ServerThread, co
     expect(display.locator("#amend-notice")).to_be_hidden()
     phone_context.close()
     display_context.close()
+
+
+def test_amend_from_the_keepers_hand_list_opens_the_same_amendment(
+        server: ServerThread, context: Any) -> None:
+    tablet = context.new_page()
+    tablet.set_default_timeout(10_000)
+    created = table(tablet, server, THREE, HANDS)
+    tid = created["table_id"]
+    tablet.goto(f"{server.url}/t/{tid}/keeper")
+    link = tablet.locator("#confirmations [data-hand-row='1'] [data-amend-hand-link]")
+    expect(link).to_have_text("Amend")
+    link.click()  # hand 1 of the Toss game: its End hand, update 7
+    expect(tablet).to_have_url(re.compile(rf"/t/{tid}/history$"))
+    expect(tablet.locator("#amend-box h2")).to_have_text("Amend #7")
+    tablet.locator("#amend-box [data-path='[\"hands\",\"Cy\"]']").fill("Kdi 2di")
+    tablet.fill("#amend-reason", "Cy held the 2 of diamonds too")
+    tablet.click("#amend-commit")
+    expect(tablet.locator("#amend-box")).to_be_hidden()
+    expect(tablet.locator("#log tr[data-seq='14']")).to_contain_text("Amendment of #7")
+    # a rules-pack game: the keeper's Hands table, to the hand's own entry
+    hands = [{"type": "hand", "entry": {"taken": {"Ann": ["Qsp"], "Bob": ["2he"]}}},
+             {"type": "hand", "entry": {"taken": {"Bob": ["Qsp", "3he"]}}}]
+    created = table(tablet, server, {"game": "toss-hearts", "players": ["Ann", "Bob", "Cy"]},
+                    hands)
+    tablet.goto(f"{server.url}/t/{created['table_id']}/keeper")
+    tablet.click("#hand-list tr[data-hand='2'] [data-amend-hand-link]")
+    expect(tablet.locator("#amend-box h2")).to_have_text("Amend #2")
+    expect(tablet.locator("#amend-box [data-path='[\"entry\",\"taken\",\"Bob\"]']")
+           ).to_have_value("Qsp 3he")
+    # a player's page lists the hands with no Amend
+    phone = context.browser.new_context().new_page()
+    phone.goto(f"{server.url}/t/{created['table_id']}/play?token={created['seats']['Ann']}")
+    expect(phone.locator("#hand-list tr[data-hand='2']")).to_be_visible()
+    expect(phone.locator("[data-amend-hand-link]")).to_have_count(0)
+    phone.context.close()

@@ -226,3 +226,27 @@ def test_club_pages_are_accessible(server: ServerThread, pages: dict[str, Page])
     tablet.click(f"#records tr[data-player='{players[0]}'] a")
     expect(tablet.locator("#record")).to_contain_text("100%")
     assert_accessible(tablet, "player page")
+
+
+def test_a_peg_colour_too_dark_to_show_is_warned_of_when_picked(
+        server: ServerThread, pages: dict[str, Page]) -> None:
+    from scorekeeper.pegboard import MIN_CHANNEL, dark_colour_warning
+
+    tablet, phone = pages["tablet"], pages["phone"]
+    created = tablet.request.post(f"{server.url}/api/club/events",
+                                  data={"name": "Dim", "rounds": 1, "seats": 3,
+                                        "minutes": 30}).json()
+    phone.goto(created["urls"]["checkin"])
+    picker, warning = phone.locator("#colour"), phone.locator("#colour-warning")
+    expect(picker).to_have_attribute("data-peg-colour", str(MIN_CHANNEL))  # one threshold
+    expect(warning).to_be_hidden()  # the default colour shows
+    dim, just_bright = f"#{MIN_CHANNEL - 1:02x}0000", f"#{MIN_CHANNEL:02x}0000"
+    assert dark_colour_warning(dim) and dark_colour_warning(just_bright) is None
+    picker.fill(dim)
+    expect(warning).to_be_visible()
+    expect(warning).to_contain_text(f"{dim} is too dark to show")
+    expect(warning).to_contain_text("Pick a brighter colour")
+    picker.fill(just_bright)  # the board lights it as chosen: no warning
+    expect(warning).to_be_hidden()
+    picker.fill("#101010")
+    expect(warning).to_be_visible()

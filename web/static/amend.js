@@ -33,8 +33,21 @@ SK.Amend = class {
      game's hand entry), found on the timeline of the events in effect */
   handButton(handNo, timeline) {
     if (!this.keeper) return "";
+    const seq = this.handSeq(handNo, timeline);
+    return seq ? ` <button type="button" class="small" data-amend="${seq}" data-amend-hand="${handNo}">Amend</button>` : "";
+  }
+  handSeq(handNo, timeline) {
     const point = (timeline || []).find((p) => p.seq && p.hand_no === handNo && ["end-hand", "hand"].includes((this.current(p.seq) || {}).type));
-    return point ? ` <button type="button" class="small" data-amend="${point.seq}" data-amend-hand="${handNo}">Amend</button>` : "";
+    return point ? point.seq : null;
+  }
+  /* the history page opened from the keeper's hand list (#amend-hand-N): that hand's form, once */
+  openLinked(timeline) {
+    const m = /^#amend-hand-(\d+)$/.exec(location.hash);
+    if (!this.keeper || !m) return;
+    window.history.replaceState(null, "", location.pathname + location.search);
+    const seq = this.handSeq(+m[1], timeline);
+    if (seq) this.open(seq);
+    else SK.toast(`Hand ${m[1]} has no entry in effect to amend`, true);
   }
   players() { return (this.t.setup && this.t.setup.players || []).map((p) => (typeof p === "string" ? p : p.name)); }
   /* the event as it now stands: its latest amendment in effect, else as logged */

@@ -50,12 +50,12 @@
     return parts.map((p) => `<span>${p}</span>`).join("");
   }
   function handSummary(h) { return SK.esc(h.summary || ""); }
-  function handListHTML(s) {
+  function handListHTML(s, t, amendable) {
     const hands = s.hands || [];
     if (!hands.length) return "no hand scored yet";
     const names = s.players.map((p) => p.name);
     return `<table class="grid"><tr><th>Hand</th>${names.map((n) => `<th class="num">${SK.esc(n)}</th>`).join("")}<th></th></tr>` +
-      hands.slice().reverse().map((h) => `<tr><td>${h.hand_no}</td>${names.map((n) => { const x = (h.deltas || {})[n] || 0; return `<td class="num ${SK.tone(x, lowFirst(s))}">${sign(x)}</td>`; }).join("")}<td class="muted">${handSummary(h)}</td></tr>`).join("") +
+      hands.slice().reverse().map((h) => `<tr data-hand="${h.hand_no}"><td>${h.hand_no}</td>${names.map((n) => { const x = (h.deltas || {})[n] || 0; return `<td class="num ${SK.tone(x, lowFirst(s))}">${sign(x)}</td>`; }).join("")}<td class="muted">${handSummary(h)}${amendable ? SK.amendHandLink(t, h.hand_no) : ""}</td></tr>`).join("") +
       `</table>` + ((s.corrections || []).length ? `<p class="muted">Corrections: ${s.corrections.map((c) => `${SK.esc(c.target)} ${sign(c.points)} (${SK.esc(c.reason)})`).join("; ")}</p>` : "");
   }
   function sheetHTML(s) {  // a score sheet: one box per meld of each player's sheet
@@ -72,7 +72,7 @@
     SK.$("#standings").innerHTML = standingsHTML(s, me);
     SK.$("#chips-box").hidden = !s.chips; if (s.chips) SK.$("#chips").innerHTML = chipsHTML(s);
     SK.$("#sheet-box").hidden = !UI.meld_names; if (UI.meld_names) SK.$("#sheet").innerHTML = sheetHTML(s);
-    SK.$("#hand-list").innerHTML = handListHTML(s);
+    SK.$("#hand-list").innerHTML = handListHTML(s, t, !!SK.$("#hand-form"));
   }
 
   /* --- the player's phone and the display -------------------------------------------------- */

@@ -47,6 +47,7 @@
         h.data.hands.map((x) => `<tr data-hand="${x.hand_no}"><td>${x.hand_no}${amend.handButton(x.hand_no, h.data.timeline)}</td>${owners.map((o) => { const d = (x.deltas || {})[o] || 0; return `<td class="num ${SK.tone(d, lowerWins())}">${d > 0 ? "+" : ""}${d}</td>`; }).join("")}</tr>`).join("") +
         `<tr><th>Total</th>${h.data.boards.map((b) => `<th class="num">${b.score}</th>`).join("")}</tr></table>` : `<p class="muted">No hand finished yet.</p>`;
       SK.$("#log").innerHTML = logHTML(e.data.events, h.data.notes || {}, lowerWins());
+      amend.openLinked(h.data.timeline);
     }, 150);
   }
   load();

@@ -283,7 +283,7 @@
     const hands_ = s.hands || [];
     SK.$("#confirmations").innerHTML = hands_.length ? hands_.slice(-3).reverse().map((h) => {
       const ok = (meta.confirmations || {})[String(h.hand_no)] || [];
-      return `<div>Hand ${h.hand_no}: ${players().map((p) => `<span class="chip${ok.includes(p) ? " ok" : ""}">${ok.includes(p) ? "\u2714" : "\u2026"} ${SK.esc(p)}</span>`).join("")}</div>`;
+      return `<div data-hand-row="${h.hand_no}">Hand ${h.hand_no}: ${players().map((p) => `<span class="chip${ok.includes(p) ? " ok" : ""}">${ok.includes(p) ? "\u2714" : "\u2026"} ${SK.esc(p)}</span>`).join("")}${SK.amendHandLink(t, h.hand_no)}</div>`;
     }).join("") : "no hand tallied yet";
     if (what !== "state") renderSeats(meta);
     const bs = meta.board_status || {};

@@ -99,7 +99,7 @@
     SK.$("#ph-cards").innerHTML = cards.map((c, i) => {
       const inf = SK.cardInfo(c.code), pct = c.confidence == null ? "fixed" : `${Math.round(c.confidence * 100)}%`;
       return `<button type="button" class="card ${inf.cls}${c.check && !c.fixed ? " low" : c.doubt && !c.fixed ? " doubt" : ""}${c.fixed ? " fixed" : ""}" data-i="${i}" data-code="${SK.esc(c.code)}"${c.check && !c.fixed ? " data-check" : ""} title="tap to fix">
-        <small>${i + 1}</small> ${SK.esc(inf.label)} <small>${c.fixed ? "fixed" : pct}${c.top ? " top" : ""}</small></button>`;
+        <small>${i + 1}</small> ${SK.cardFaceHTML(c.code)} <small>${c.fixed ? "fixed" : pct}${c.top ? " top" : ""}</small></button>`;
     }).join("") || `<span class="muted">no card found: tap + to add them, or take the photo again</span>`;
     fillTop();
   }

@@ -5,8 +5,11 @@ const SK = {};
 SK.SUITS = [["cl", "\u2663", "black"], ["sp", "\u2660", "black"], ["he", "\u2665", "red"], ["di", "\u2666", "red"],
             ["cr", "\u271A", "gold"], ["or", "\u25C9", "gold"], ["ca", "\u265C", "blue"], ["sh", "\u2B1F", "blue"]];
 SK.SUIT = Object.fromEntries(SK.SUITS.map(([c, s, col]) => [c, {sym: s, colour: col}]));
-/* the suits' names, as scorekeeper/cards.py SUIT_NAMES, for screen readers */
-SK.SUIT_NAMES = {cl: "club", sp: "spade", he: "heart", di: "diamond", cr: "cross", or: "oracle", ca: "castle", sh: "shield"};
+/* the cards' words, served by the page from scorekeeper/cards.py: each suit's name and each
+   card code's name for people ("7 of hearts"), read by screen readers in place of the symbols */
+SK.CARD_WORDS = (() => { const el = document.getElementById("card-words"); return el ? JSON.parse(el.textContent) : {suits: {}, suit_plurals: {}, names: {}}; })();
+SK.SUIT_NAMES = SK.CARD_WORDS.suits;
+SK.cardName = (code) => SK.CARD_WORDS.names[code] || String(code);
 SK.RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"];
 SK.JOKERS = [["boss", "Boss"], ["jk-black", "Black J"], ["jk-red", "Red J"], ["jk-gold", "Gold J"], ["jk-blue", "Blue J"], ["null", "Null"]];
 
@@ -94,6 +97,27 @@ SK.onSeats = (t) => SK.$("#seats").addEventListener("click", async (ev) => {
   else if (r) SK.toast(b.dataset.freeSeat ? `${b.dataset.freeSeat}'s seat is free` : r.data.status === "approved" ? "Seat given to the new phone" : "Request refused");
 });
 
+/* the keeper's Amend link of a finished hand, where the hands are listed (the keeper's page):
+   it opens that hand's amendment on the history page (amend.js) */
+SK.amendHandLink = (t, handNo) => (t.role && t.role.kind === "keeper"
+  ? ` <a class="btn small" href="/t/${encodeURIComponent(t.id)}/history#amend-hand-${handNo}" data-amend-hand-link="${handNo}">Amend</a>` : "");
+
+/* a peg colour picker (input[data-peg-colour="MIN"], MIN from scorekeeper.pegboard) warns
+   as soon as a colour too dark to show is picked: the LED board lifts any colour whose every
+   channel is below MIN, and the boards' dark screen hides it */
+SK.darkColour = (hex, min) => { const v = parseInt(String(hex).slice(1), 16); return [v >> 16 & 255, v >> 8 & 255, v & 255].every((c) => c < min); };
+SK.watchPegColours = (root) => SK.$$("input[data-peg-colour]", root).forEach((input) => {
+  const note = document.getElementById(input.getAttribute("aria-describedby") || "");
+  const check = () => {
+    if (!note) return;
+    const dark = SK.darkColour(input.value, +input.dataset.pegColour);
+    note.hidden = !dark;
+    note.textContent = dark ? `${input.value} is too dark to show: the LED board cannot light it as chosen (it shows the dimmest shade it can light instead) and it is hard to see on the screen. Pick a brighter colour.` : "";
+  };
+  input.addEventListener("input", check); input.addEventListener("change", check); check();
+});
+document.addEventListener("DOMContentLoaded", () => SK.watchPegColours());
+
 /* card codes -> HTML chips */
 SK.cardInfo = (code) => {
   if (code === "boss") return {label: "Boss", cls: "joker"};
@@ -102,7 +126,10 @@ SK.cardInfo = (code) => {
   const suit = code.slice(-2), rank = code.slice(0, -2), s = SK.SUIT[suit];
   return s ? {label: rank + s.sym, cls: s.colour} : {label: code, cls: "unknown"};
 };
-SK.cardHTML = (code, extra) => { const i = SK.cardInfo(code); return `<span class="card ${i.cls} ${extra || ""}" title="${SK.esc(code)}">${SK.esc(i.label)}</span>`; };
+/* a chip is an image named for screen readers ("7 of hearts"), not read as its symbols */
+SK.cardHTML = (code, extra) => { const i = SK.cardInfo(code); return `<span class="card ${i.cls} ${extra || ""}" title="${SK.esc(code)}" role="img" aria-label="${SK.esc(SK.cardName(code))}">${SK.esc(i.label)}</span>`; };
+/* a chip's face inside a button: the symbols shown, the card's name read */
+SK.cardFaceHTML = (code) => `<span aria-hidden="true">${SK.esc(SK.cardInfo(code).label)}</span><span class="sr-only">${SK.esc(SK.cardName(code))}</span>`;
 SK.cardsHTML = (codes) => (codes || []).map((c) => SK.cardHTML(c)).join("");
 
 /* each board's shape, in board order, so that no one has to tell the peg colours apart */
@@ -275,7 +302,7 @@ SK.Picker = class {
   constructor(el, opts) {
     this.el = el; this.opts = opts || {}; this.cards = []; this.rank = null; this.suit = null; this.sticky = null;
     const ranks = SK.RANKS.map((r) => `<button type="button" data-rank="${r}">${r}</button>`).join("");
-    const suits = SK.SUITS.map(([c, s, col]) => `<button type="button" class="s-${col}" data-suit="${c}" title="${c}">${s}<small style="font-size:.6em">${c}</small><span class="sr-only"> ${SK.SUIT_NAMES[c]}s</span></button>`).join("");
+    const suits = SK.SUITS.map(([c, s, col]) => `<button type="button" class="s-${col}" data-suit="${c}" title="${c}">${s}<small style="font-size:.6em">${c}</small><span class="sr-only"> ${SK.esc(SK.CARD_WORDS.suit_plurals[c])}</span></button>`).join("");
     const jokers = SK.JOKERS.map(([c, l]) => `<button type="button" data-card="${c}">${l}</button>`).join("");
     el.classList.add("picker");
     el.innerHTML = `<div class="chosen" data-chosen><span class="muted">${SK.esc(this.opts.placeholder || "Tap a rank, then suits (or a suit, then ranks)")}</span></div>
@@ -313,7 +340,7 @@ SK.Picker = class {
     SK.$$("[data-suit]", this.el).forEach((b) => b.classList.toggle("on", b.dataset.suit === this.suit));
     const chosen = SK.$("[data-chosen]", this.el);
     chosen.innerHTML = this.cards.length
-      ? this.cards.map((c, i) => { const inf = SK.cardInfo(c); return `<button type="button" class="card ${inf.cls}" data-remove="${i}" title="tap to remove">${SK.esc(inf.label)}</button>`; }).join("")
+      ? this.cards.map((c, i) => { const inf = SK.cardInfo(c); return `<button type="button" class="card ${inf.cls}" data-remove="${i}" title="tap to remove" aria-label="${SK.esc(SK.cardName(c))}, tap to remove">${SK.esc(inf.label)}</button>`; }).join("")
       : `<span class="muted">${SK.esc(this.opts.placeholder || "Tap a rank, then suits (or a suit, then ranks)")}</span>`;
     if (this.opts.onChange) this.opts.onChange(this.cards);
   }

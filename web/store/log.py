@@ -39,6 +39,7 @@ from web.store.errors import (
     check_action_id,
     refusal,
 )
+from web.store.notes import HistoryNotes
 from web.store.table import Table
 
 #: Earlier states kept in memory for undo (the chain through ``state.previous``); it is cut
@@ -190,9 +191,12 @@ class LogStore:
         table.messages[0] = live.sse_message("state", 0, {"seq": 0, "state": first,
                                                          "event": None})
         table.points = [score_point(0, fold.state, first)]
+        notes = HistoryNotes.begin(fold.state)
         for seq, event in self._logged_events(table.id):
             fold = game_log.step(fold, event, seq)
             self._remember(table, seq, fold.state, event)
+            notes.add(seq, event, fold.state)
+        table.notes = notes
         table.fold, table.state, table.seq = fold, fold.state, seq
         table.cut_state = trim_undo_chain(fold.state)
         trim_undo_chain(fold)
@@ -249,14 +253,10 @@ class LogStore:
             folded = False
             for seq, event in events:
                 fold = self._step(table, event)
-                state = fold.state
-                state_json = state.to_json()
+                state_json = fold.state.to_json()
                 message = live.state_message(seq, compact(state_json), compact(event))
-                cut = trim_undo_chain(state)
-                trim_undo_chain(fold)
-                table.fold = fold
-                live.publish(table, seq, state, message, score_point(seq, state, state_json),
-                             cut, meta=event.get("type") == game_log.AMEND)
+                self._land(table, seq, fold, event, state_json, message,
+                           meta=event.get("type") == game_log.AMEND)
                 folded = True
             if folded:
                 self._changed(table, local=False)
@@ -384,13 +384,28 @@ class LogStore:
                 self.catch_up(table)
                 self.check_repeat(table, action_id)
                 raise self._stale(table, base_seq) from None
-            cut = trim_undo_chain(state)
-            trim_undo_chain(fold)
-            table.fold = fold
-            live.publish(table, seq, state, live.state_message(seq, state_text, event_text),
-                         score_point(seq, state, state_json), cut, meta=bool(rescored))
+            self._land(table, seq, fold, event, state_json,
+                       live.state_message(seq, state_text, event_text), meta=bool(rescored))
         self._changed(table, local=True)  # after the table's write lock: watchers may read
         return seq, state_json, state_text
+
+    @staticmethod
+    def _land(table: Table, seq: int, fold: game_log.Fold, event: Mapping[str, Any],
+              state_json: Mapping[str, Any], message: bytes, meta: bool) -> None:
+        """Make the fold after stored event ``seq`` the table's: its score point and history
+        note kept, and its streams woken, all at once for a reader holding ``table.cond``."""
+        state = fold.state
+        cut = trim_undo_chain(state)
+        trim_undo_chain(fold)
+        point = score_point(seq, state, state_json)
+        with table.cond:
+            table.fold = fold
+            table.notes.add(seq, event, state)
+            if event.get("type") in (game_log.UNDO, game_log.AMEND):
+                table.timeline = None  # earlier events changed: folded again when asked
+            elif table.timeline is not None:
+                table.timeline.append(point)  # one more event in effect
+            live.publish(table, seq, state, message, point, cut, meta=meta)
 
     def _insert(self, table: Table, seq: int, event_text: str, by: str,
                 action_id: str | None, rescored: list[int]) -> None:
@@ -439,10 +454,18 @@ class LogStore:
 
     def timeline(self, table: Table) -> list[dict[str, Any]]:
         """Each board's score after every event in effect, amended events as amended (the
-        history chart: the game as it now stands, without undone or removed events)."""
-        return [{"seq": seq, "hand_no": state.to_json().get("hand_no"),
-                 "scores": {b.owner: b.score for b in state.boards()}}
-                for seq, state in game_log.timeline(self._fold_of(table))]
+        history chart: the game as it now stands, without undone or removed events). Kept as
+        events land; after an undo or an amendment the events in effect are folded again once."""
+        with table.cond:
+            kept, fold, seq = table.timeline, table.fold, table.seq
+            if kept is not None:
+                return list(kept)
+        points = [score_point(n, state, state.to_json())
+                  for n, state in game_log.timeline(fold or self._fold_of(table))]
+        with table.cond:
+            if table.seq == seq:
+                table.timeline = points
+        return list(points)
 
     def states_over_time(self, table: Table) -> list[dict[str, Any]]:
         """Each board's score after every event (for the history chart and the CSV), from

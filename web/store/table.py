@@ -11,6 +11,7 @@ from typing import Any
 from scorekeeper import log
 from scorekeeper.game import GameSetup, GameState
 from scorekeeper.outline import StateOutline
+from web.store.notes import HistoryNotes
 
 ROLES = ("keeper", "player", "display")
 
@@ -68,6 +69,11 @@ class Table:
     listeners: int = 0
     #: Each board's score after every event (the history chart and the CSV), kept as it goes.
     points: list[dict[str, Any]] = field(default_factory=list)
+    #: Each event's history note (points, undo, amendments), kept as it goes like ``points``.
+    notes: HistoryNotes = field(default_factory=lambda: HistoryNotes({}))
+    #: Each board's score after every event in effect (the history chart), kept as events
+    #: land; None after an undo or an amendment until it is folded again from ``fold``.
+    timeline: list[dict[str, Any]] | None = None
     #: The kept state whose ``previous`` was cut off (an undo from it refolds the log).
     cut_state: Any = None
     #: Encoded replies kept for the current state (name -> (seq, bytes)), e.g. the history.
