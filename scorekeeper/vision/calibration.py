@@ -8,7 +8,7 @@ index learned.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -63,22 +63,31 @@ def find_card_quad(img: Image) -> npt.NDArray[np.float64]:
 
 
 def card_quads(img: Image) -> list[npt.NDArray[np.float64]]:
-    """The card's outline found two ways, best first: as the largest white region (with the ink
-    inside it), and as the largest region unlike the table at the photo's border (for cards
-    whose art reaches their edges). Raises the first way's NoCardFoundError if neither works."""
+    """The card's outline found three ways, best first: as the largest white region (with the
+    ink inside it), as the largest region unlike the table at the photo's border (for cards
+    whose art reaches their edges), and as the foreground that GrabCut separates from the
+    photo's border (for tables whose grain or stripes come near the card's colours). Raises
+    the first way's NoCardFoundError if none works."""
+    return list(_card_quads(img))
+
+
+def _card_quads(img: Image) -> Iterator[npt.NDArray[np.float64]]:
+    """``card_quads`` one at a time (the later ways cost more and are often not needed)."""
     f = white_balance(img)
     h, w = f.shape[:2]
-    out: list[npt.NDArray[np.float64]] = []
+    found = False
     first: NoCardFoundError | None = None
-    for find in (_white_region, _unlike_table):
+    for find in (_white_region, _unlike_table, _foreground):
         try:
-            out.append(_quad_of(find(img, f), h, w))
+            quad = _quad_of(find(img, f), h, w)
         except NoCardFoundError as exc:
             first = first or exc
-    if not out:
+            continue
+        found = True
+        yield quad
+    if not found:
         assert first is not None
         raise first
-    return out
 
 
 def _white_region(img: Image, f: npt.NDArray[np.float32]) -> npt.NDArray[np.uint8]:
@@ -108,6 +117,34 @@ def _unlike_table(img: Image, f: npt.NDArray[np.float32]) -> npt.NDArray[np.uint
     unlike = (np.linalg.norm(lab - centre, axis=2) > limit).astype(np.uint8)
     unlike = cv2.morphologyEx(unlike, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     labels, _ = fill_regions(unlike.astype(bool), min_area=0.01 * sh * sw, bridge=3)
+    if labels.max() == 0:
+        raise NoCardFoundError("no card found: lay the card on a darker, plain surface")
+    areas = np.bincount(labels.ravel())
+    areas[0] = 0
+    region = (labels == int(areas.argmax())).astype(np.uint8)
+    big: npt.NDArray[np.uint8] = cv2.resize(region, (w, h), interpolation=cv2.INTER_NEAREST)
+    return big
+
+
+def _foreground(img: Image, f: npt.NDArray[np.float32]) -> npt.NDArray[np.uint8]:
+    """The largest region (holes filled) that GrabCut, told that the photo's border is table,
+    sets apart as foreground."""
+    h, w = img.shape[:2]
+    k = max(1, max(h, w) // 320)
+    small = cv2.resize(img, (w // k, h // k), interpolation=cv2.INTER_AREA)
+    sh, sw = small.shape[:2]
+    ring = max(2, round(0.03 * max(sh, sw)))
+    mask = np.zeros((sh, sw), np.uint8)
+    background = np.zeros((1, 65), np.float64)
+    foreground = np.zeros((1, 65), np.float64)
+    cv2.setRNGSeed(0)  # GrabCut's k-means starts from OpenCV's RNG: one photo, one outline
+    try:
+        cv2.grabCut(small, mask, (ring, ring, sw - 2 * ring, sh - 2 * ring), background,
+                    foreground, 4, cv2.GC_INIT_WITH_RECT)
+    except cv2.error as exc:
+        raise NoCardFoundError("no card found: lay the card on a darker, plain surface") from exc
+    fore = (mask == cv2.GC_FGD) | (mask == cv2.GC_PR_FGD)
+    labels, _ = fill_regions(fore, min_area=0.01 * sh * sw, bridge=3)
     if labels.max() == 0:
         raise NoCardFoundError("no card found: lay the card on a darker, plain surface")
     areas = np.bincount(labels.ravel())
@@ -198,7 +235,7 @@ def learn_photo(image: bytes | str | Path, code: str) -> CardModel:
     """Learn one card from its photo. Raises a CalibrationError subclass saying why not."""
     photo = decode(read_bytes(image), max_side=1600)
     error: CalibrationError | None = None
-    for quad in card_quads(photo.image):
+    for quad in _card_quads(photo.image):
         norm = normalise_card(straighten(photo.image, quad))
         try:
             if sharpness(norm) < MIN_SHARPNESS:

@@ -30,7 +30,6 @@ from scorekeeper.vision.features import (
     blur_for_step,
     describe,
     frame_matrix,
-    ink_blobs,
     ink_colour,
     inkness,
     patch_matrix,
@@ -72,6 +71,14 @@ EDGE_STEP: Final = 0.12
 EDGE_SHOWN: Final = 0.6
 #: Below this confidence a card gets a warning asking the player to check it.
 CHECK_BELOW: Final = 0.5
+#: Inkness levels at which ink marks are looked for: the usual one, and a fainter one for
+#: thin or pale glyphs that blur and JPEG break apart at the usual level.
+MARK_LEVELS: Final = (1.0 - INK_LEVEL, 0.28)
+#: Ink marks whose boxes are this close (a fraction of the smaller mark's size) may be one
+#: glyph broken apart by blur, JPEG or thin strokes: their union is tried as a mark too.
+MERGE_GAP: Final = 0.35
+#: Above this many marks (a busy print) no unions are tried (their pairs would be too many).
+MAX_UNION_MARKS: Final = 2500
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,18 +228,86 @@ def find_cards(
     long_side = max(img.shape[:2])
     erode = max(2, round(long_side / 500))
     ink = card_ink(scene, erode)
-    blobs = ink_blobs(ink > 1.0 - INK_LEVEL, min_area=5)
-    guesses = _guesses(scene, blobs, profile)
+    blobs, parts = _marks(ink)
+    guesses = [g for g in _guesses(scene, blobs, profile) if not parts[g.pip] & parts[g.anchor]]
     if not guesses:
         return [], ["no card corners found: make sure each card's corner (rank and suit) shows"]
     _score(scene, ink, guesses, profile)
-    cards = _assemble(scene, blobs, guesses, profile, _Fine(scene, ink, profile, detail))
+    cards = _assemble(scene, blobs, parts, guesses, profile, _Fine(scene, ink, profile, detail))
     cards = _same_size(cards)
     if not cards:
         warnings.append("no card could be read: hold the phone closer or steadier and retake")
     _mark_top(cards)
     cards.sort(key=lambda c: float(c.quad[:, 0].mean()))
     return cards, warnings
+
+
+def _marks(ink: FloatImage) -> tuple[list[Blob], list[frozenset[int]]]:
+    """Ink marks at each of ``MARK_LEVELS`` (with the unions of nearby ones), and what each is
+    made of: the ids of the first level's marks it holds (or an id of its own). Two marks
+    that share an id are never read as parts of one index, nor as two indices."""
+    blobs: list[Blob] = []
+    parts: list[frozenset[int]] = []
+    first: npt.NDArray[Any] | None = None
+    first_area: npt.NDArray[Any] = np.zeros(0, np.int32)
+    fresh = 0
+    for level in MARK_LEVELS:
+        count, labels, stats, centroids = cv2.connectedComponentsWithStats(
+            (ink > level).astype(np.uint8), connectivity=8)
+        holds: dict[int, frozenset[int]] = {}
+        if first is None:
+            first, first_area, fresh = labels, stats[:, 4], count
+            holds = {k: frozenset((k,)) for k in range(1, count)}
+        else:
+            inside = first > 0
+            pairs = np.unique(labels[inside].astype(np.int64) * fresh + first[inside])
+            grouped: dict[int, set[int]] = {}
+            for pair in pairs.tolist():
+                grouped.setdefault(pair // fresh, set()).add(pair % fresh)
+            holds = {k: frozenset(v) for k, v in grouped.items()}
+        level_blobs, level_parts = [], []
+        for k in range(1, count):
+            x, y, w, h, area = (int(v) for v in stats[k])
+            held = holds.get(k)
+            if area < 5:
+                continue
+            if held is None:
+                held, fresh = frozenset((fresh,)), fresh + 1
+            elif labels is not first and len(held) == 1 and (
+                    1.3 * float(first_area[next(iter(held))]) >= area):
+                continue  # the same mark as at the first level
+            level_blobs.append(Blob(centroids[k].astype(np.float64), x, y, w, h, area))
+            level_parts.append(held)
+        level_blobs, level_parts = _with_unions(level_blobs, level_parts)
+        blobs += level_blobs
+        parts += level_parts
+    return blobs, parts
+
+
+def _with_unions(blobs: list[Blob], parts: list[frozenset[int]]) -> tuple[
+        list[Blob], list[frozenset[int]]]:
+    """The ink marks, then the unions of pairs of nearby marks (a rank or pip broken in two
+    reads as its union); and, for each, the first-level marks it is made of."""
+    parts = list(parts)
+    if not 2 <= len(blobs) <= MAX_UNION_MARKS:
+        return blobs, parts
+    box = np.array([(b.x, b.y, b.x + b.w, b.y + b.h) for b in blobs], np.float64)
+    size = np.array([b.size for b in blobs], np.float64)
+    gap_x = np.maximum(box[None, :, 0] - box[:, None, 2], box[:, None, 0] - box[None, :, 2])
+    gap_y = np.maximum(box[None, :, 1] - box[:, None, 3], box[:, None, 1] - box[None, :, 3])
+    gap = np.maximum(np.maximum(gap_x, gap_y), 0.0)
+    small = np.minimum(size[:, None], size[None, :])
+    close = (gap <= MERGE_GAP * small) & (np.maximum(size[:, None], size[None, :]) < 3 * small)
+    out = list(blobs)
+    for i, j in zip(*np.nonzero(np.triu(close, 1)), strict=True):
+        a, b = blobs[int(i)], blobs[int(j)]
+        x0, y0 = min(a.x, b.x), min(a.y, b.y)
+        x1, y1 = max(a.x + a.w, b.x + b.w), max(a.y + a.h, b.y + b.h)
+        area = a.area + b.area
+        centroid = (a.centroid * a.area + b.centroid * b.area) / area
+        out.append(Blob(centroid, x0, y0, x1 - x0, y1 - y0, area))
+        parts.append(parts[int(i)] | parts[int(j)])
+    return out, parts
 
 
 def _guesses(scene: Scene, blobs: list[Blob], profile: DeckProfile) -> list[_Guess]:
@@ -515,13 +590,15 @@ def _edge_evidence(scene: Scene, corner: npt.NDArray[np.float64], along: npt.NDA
 
 
 def _assemble(
-    scene: Scene, blobs: list[Blob], guesses: list[_Guess], profile: DeckProfile, fine: _Fine
+    scene: Scene, blobs: list[Blob], parts: list[frozenset[int]], guesses: list[_Guess],
+    profile: DeckProfile, fine: _Fine
 ) -> list[_Card]:
     ranked = sorted((g for g in guesses if g.score >= SHORTLIST), key=lambda g: -g.score)
     used: set[int] = set()
     cards: list[_Card] = []
     for g in ranked:
-        if g.pip in used or g.anchor in used:
+        marks = parts[g.pip] | parts[g.anchor]
+        if marks & used or parts[g.pip] & parts[g.anchor]:
             continue
         fine.settle(g)
         if g.score < ACCEPT:
@@ -531,7 +608,7 @@ def _assemble(
             continue
         point = blobs[g.pip].centroid
         same = next((c for c in cards if _same_card(c, g.card, quad, point)), None)
-        used.update((g.pip, g.anchor))
+        used.update(marks)
         if same is not None:
             # The card's second index: average the two outlines (its corners run the other way
             # round); if the two indices disagree, the better reading wins, with less confidence.
