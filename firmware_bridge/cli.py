@@ -19,7 +19,6 @@ import threading
 import time
 from pathlib import Path
 from types import FrameType
-from typing import Any
 
 from firmware_bridge.emulator import BoardEmulator
 from firmware_bridge.layout import LIGHTS, ROWS, Layout, LayoutError, default_layout
@@ -44,11 +43,11 @@ from firmware_bridge.ports import (
 from firmware_bridge.render import board_svg
 from firmware_bridge.scene import DEFAULT_BRIGHTNESS, Scene, parse_colour
 from firmware_bridge.stream import Server, StatusPoster, StreamError, StreamFollower
-from scorekeeper.cli import InputError, emit, read_json
+from scorekeeper.cli import InputError, Subparsers, emit, read_json
 from scorekeeper.pegboard import PEG_COLOURS
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     board = subparsers.add_parser(
         "board", help="drive an LED peg board over USB serial",
         description="Drive the LED peg board: follow a table's live stream, show one state, "

@@ -13,12 +13,13 @@ import time
 from types import FrameType
 from typing import Any
 
+from scorekeeper.cli import Subparsers
 from scorekeeper.pegboard import MAX_BOARDS
 from web.board import DTR_CHOICES, start_boards
 from web.qr import lan_address, qr_text
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "serve", help="run the scorekeeper for the table (phones, tablet and display)",
         description="Serve the app on the local network; open the printed address or scan "

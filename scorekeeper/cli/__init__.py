@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeAlias
 
 from scorekeeper.errors import InvalidInputError
 
@@ -32,6 +32,8 @@ EXIT_SOME_FAILED = 1
 EXIT_BAD_INPUT = 2
 
 Handler = Callable[[argparse.Namespace], int]
+#: What ``register(subparsers)`` receives: ``add_parser`` makes one subcommand.
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 class InputError(InvalidInputError):
@@ -43,7 +45,7 @@ class _Parser(argparse.ArgumentParser):
         fail(f"{self.prog}: {message}")
 
 
-def emit(result: Any) -> int:
+def emit(result: object) -> int:
     """Print a JSON result on stdout and return exit code 0."""
     json.dump(result, sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")

@@ -10,11 +10,10 @@ import argparse
 import json
 import sys
 from collections.abc import Mapping
-from typing import Any
 
 from scorekeeper import log
 from scorekeeper.cards import Card, read_cards
-from scorekeeper.cli import EXIT_BAD_INPUT, InputError, emit, read_json
+from scorekeeper.cli import EXIT_BAD_INPUT, InputError, Subparsers, emit, read_json
 from scorekeeper.rulesets import RULESETS, TossOptions
 from scorekeeper.tally import tally_hand
 
@@ -23,7 +22,7 @@ __all__ = ["register"]
 _TALLY_FIELDS = ("rules", "decks", "teams", "went_out", "players")
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the ``tally`` and ``replay`` commands."""
     tally = subparsers.add_parser(
         "tally",
@@ -48,7 +47,7 @@ def register(subparsers: Any) -> None:
     replay.set_defaults(handler=_replay)
 
 
-def _cards(value: Any, where: str) -> list[Card]:
+def _cards(value: object, where: str) -> list[Card]:
     return read_cards(value, where, InputError)
 
 
@@ -105,7 +104,7 @@ def _replay(args: argparse.Namespace) -> int:
     return emit(fold.state.to_json())
 
 
-def _refused(index: int, kind: Any, reason: str) -> int:
+def _refused(index: int, kind: object, reason: str) -> int:
     label = f" ({kind})" if isinstance(kind, str) else ""
     message = f"event {index}{label} was refused: {reason}"
     json.dump({"error": message, "index": index, "reason": reason}, sys.stdout,

@@ -6,10 +6,9 @@ Every command prints JSON; malformed input gives ``{"error": ...}`` and exit cod
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from scorekeeper.cards import STANDARD
-from scorekeeper.cli import InputError, emit, read_json
+from scorekeeper.cli import InputError, Subparsers, emit, read_json
 from scorekeeper.cli.rules import add_decks_option, table_cards
 from scorekeeper.deadwood import TONG_ITS, solve, three_thirteen
 from scorekeeper.game import GAMES, get_game
@@ -37,7 +36,7 @@ def score_help() -> str:
 
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser(
         "deadwood",
         help="minimum deadwood of a Three Thirteen or Tong-Its hand",

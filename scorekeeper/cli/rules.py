@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from scorekeeper.cards import (
     STANDARD_SUITS,
@@ -22,7 +21,7 @@ from scorekeeper.cards import (
     parse_cards,
 )
 from scorekeeper.chips import CHIP_GAMES, settle
-from scorekeeper.cli import InputError, emit, read_json
+from scorekeeper.cli import InputError, Subparsers, emit, read_json
 from scorekeeper.melds import judge_meld
 from scorekeeper.pegboard import PegPosition
 from scorekeeper.rulesets import COMPLEX, RULESETS, TOSS_OPTION, TossOptions
@@ -64,7 +63,7 @@ copy, or give --decks 2 if the table plays with 2 decks
     return cards
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the ``meld``, ``chips`` and ``peg`` commands."""
     meld = subparsers.add_parser(
         "meld",

@@ -11,14 +11,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
-from scorekeeper.cli import EXIT_OK, EXIT_SOME_FAILED, InputError, emit
+from scorekeeper.cli import EXIT_OK, EXIT_SOME_FAILED, InputError, Subparsers, emit
 
 __all__ = ["register"]
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     deck = subparsers.add_parser(
         "deck", help="learn a deck's cards from photos (one per card)",
         description="Deck profiles for card recognition.")
@@ -73,7 +72,7 @@ def _calibrate(args: argparse.Namespace) -> int:
         result = calibrate(folder, args.deck, args.name, progress)
     except VisionError as exc:
         raise InputError(str(exc)) from exc
-    report: dict[str, Any] = result.to_json()
+    report = result.to_json()
     if len(result.profile):
         try:
             save_profile(result.profile, out)

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+
+from scorekeeper.outline import JsonObject
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ class PlayerRecord:
         if not row.lower_wins and (self.best_hand is None or row.best_hand > self.best_hand):
             self.best_hand, self.best_hand_game = row.best_hand, row.game
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"player": self.player, "events": len(self.events), "games": self.games,
                 "wins": self.wins, "win_rate": self.win_rate,
                 "placement_average": self.placement_average, "best_hand": self.best_hand,
@@ -102,7 +103,7 @@ class HeadToHead:
     behind: int = 0
     level: int = 0
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"opponent": self.opponent, "games": self.games, "ahead": self.ahead,
                 "behind": self.behind, "level": self.level}
 

@@ -17,6 +17,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from scorekeeper.outline import JsonObject
+
 DEFAULT_POINTS: tuple[float, ...] = (4, 2, 1)
 MODES = ("placement", "total")
 
@@ -88,7 +90,7 @@ class Scoring:
             raise ScoringError('"bye_points" must be a number of points, 0 or more')
         return cls(mode, tuple(float(p) for p in points), float(bye))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"mode": self.mode, "points": list(self.points), "bye_points": self.bye_points}
 
     def night_points(self, scores: Mapping[str, float],
@@ -123,7 +125,7 @@ class Standing:
     places: list[int] = field(default_factory=list)
     rank: int = 0
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"rank": self.rank, "player": self.player, "points": round(self.points, 3),
                 "games": self.games, "wins": self.wins, "score": self.score,
                 "places": self.places}

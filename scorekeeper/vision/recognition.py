@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from scorekeeper.outline import JsonObject
 from scorekeeper.vision.features import (
     FINE_PARTS,
     INK_LEVEL,
@@ -92,7 +93,7 @@ class RecognizedCard:
     corners: tuple[tuple[float, float], ...]
     alternatives: tuple[str, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "code": self.code,
             "confidence": round(self.confidence, 3),
@@ -119,7 +120,7 @@ class Recognition:
         """The top card of the (first) overlapping group, if any."""
         return next((c for c in self.cards if c.top), None)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"cards": [c.to_json() for c in self.cards], "warnings": list(self.warnings)}
 
 
