@@ -46,6 +46,7 @@ from bench.load_bench import (  # noqa: E402
     free_port,
     request,
 )
+from web.club import ROOM_MIN_SECONDS  # noqa: E402
 
 SEATS = 6
 ROOM_DISPLAYS = 3
@@ -214,9 +215,10 @@ async def club(port: int, tables: int, pages: int, events: int,
                    if (str(b["table_id"]), s) in r.received]
     every = percentiles(page_delays + room_delays)
     room = {f"room_{k}": v for k, v in percentiles(room_delays).items()}
+    page = {f"page_{k}": v for k, v in percentiles(page_delays).items()}
     expected = (len(streams) + len(rooms) * tables) * events
     return {"streams": len(streams) + len(rooms), "events": events * tables,
-            "events_per_s": events * tables / committed, **every, **room,
+            "events_per_s": events * tables / committed, **every, **page, **room,
             "missing": expected - len(page_delays) - len(room_delays)}
 
 
@@ -233,7 +235,9 @@ def measure(label: str, database: str, workers: int, args: argparse.Namespace,
         pg = f", PostgreSQL {pg_cpu:.1f}" if postmaster else ""
         print(f"{label}: {result['streams']:.0f} streams, {result['events']:.0f} events: "
               f"delivery p50 {result['p50']:.1f} ms, p99 {result['p99']:.1f} ms, max "
-              f"{result['max']:.1f} ms (room displays: p50 {result['room_p50']:.1f} ms, p99 "
+              f"{result['max']:.1f} ms (table pages: p50 {result['page_p50']:.1f} ms, p99 "
+              f"{result['page_p99']:.1f} ms; room displays, at most {1 / ROOM_MIN_SECONDS:.0f} "
+              f"updates a second: p50 {result['room_p50']:.1f} ms, p99 "
               f"{result['room_p99']:.1f} ms); committed {result['events_per_s']:.0f} events/s; "
               f"missing deliveries {result['missing']:.0f}; CPU s: server {server_cpu:.1f}{pg}",
               flush=True)

@@ -282,8 +282,6 @@ class Club:
 
     # -- members -------------------------------------------------------------------------
 
-    # -- members -------------------------------------------------------------------------
-
     @staticmethod
     def _member(row: Row[Any]) -> Member:
         return Member(row.id, row.name, row.colour, row.link)
