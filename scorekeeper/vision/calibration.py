@@ -116,14 +116,7 @@ def _unlike_table(img: Image, f: npt.NDArray[np.float32]) -> npt.NDArray[np.uint
     limit = max(12.0, 1.5 * float(np.percentile(spread, 98)))
     unlike = (np.linalg.norm(lab - centre, axis=2) > limit).astype(np.uint8)
     unlike = cv2.morphologyEx(unlike, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    labels, _ = fill_regions(unlike.astype(bool), min_area=0.01 * sh * sw, bridge=3)
-    if labels.max() == 0:
-        raise NoCardFoundError("no card found: lay the card on a darker, plain surface")
-    areas = np.bincount(labels.ravel())
-    areas[0] = 0
-    region = (labels == int(areas.argmax())).astype(np.uint8)
-    big: npt.NDArray[np.uint8] = cv2.resize(region, (w, h), interpolation=cv2.INTER_NEAREST)
-    return big
+    return _largest_filled(unlike.astype(bool), h, w)
 
 
 def _foreground(img: Image, f: npt.NDArray[np.float32]) -> npt.NDArray[np.uint8]:
@@ -143,8 +136,14 @@ def _foreground(img: Image, f: npt.NDArray[np.float32]) -> npt.NDArray[np.uint8]
                     foreground, 4, cv2.GC_INIT_WITH_RECT)
     except cv2.error as exc:
         raise NoCardFoundError("no card found: lay the card on a darker, plain surface") from exc
-    fore = (mask == cv2.GC_FGD) | (mask == cv2.GC_PR_FGD)
-    labels, _ = fill_regions(fore, min_area=0.01 * sh * sw, bridge=3)
+    return _largest_filled((mask == cv2.GC_FGD) | (mask == cv2.GC_PR_FGD), h, w)
+
+
+def _largest_filled(found: npt.NDArray[np.bool_], h: int, w: int) -> npt.NDArray[np.uint8]:
+    """The largest region of ``found`` (a small copy of the photo; holes filled), at the
+    photo's size ``h`` by ``w``."""
+    sh, sw = found.shape
+    labels, _ = fill_regions(found, min_area=0.01 * sh * sw, bridge=3)
     if labels.max() == 0:
         raise NoCardFoundError("no card found: lay the card on a darker, plain surface")
     areas = np.bincount(labels.ravel())
