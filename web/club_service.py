@@ -26,7 +26,7 @@ from sqlalchemy.engine import Engine, Row
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper import tables as game_tables
-from scorekeeper.club.outcome import game_over, outcome
+from scorekeeper.club.outcome import outcome
 from scorekeeper.club.records import GameResult, head_to_head, player_records
 from scorekeeper.club.seating import SeatingError, met_counts, seat_round
 from scorekeeper.club.standings import RoundResult, Scoring, ScoringError, places, standings
@@ -277,7 +277,7 @@ class Club:
         event_id = self._watched.get(table.id)
         if event_id is not None:
             self.rooms.bump(event_id)
-        if local and (game_over(table.state) or table.id in self._recorded_here):
+        if local and (table.state.game_over or table.id in self._recorded_here):
             self.record_table(table.id)
 
     # -- members -------------------------------------------------------------------------
@@ -702,7 +702,7 @@ class Club:
                 cdb.results.c.event_id == event_id, cdb.results.c.round_no == row.round_no,
                 cdb.results.c.table_no == table_no)))
             self._recorded_here.discard(table_id)
-            if not game_over(self._state_at(table_id, None)):
+            if not self._state_at(table_id, None).game_over:
                 return
             by_table = self._by_table(conn, event_id, row.round_no)
             self._record(conn, event_id, row, table_no, by_table[table_no], None)

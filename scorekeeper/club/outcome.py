@@ -55,8 +55,3 @@ def outcome(state: State) -> TableOutcome:
         leader = sorted(board, key=lambda o: board[o] if lower else -board[o])[0]
     return TableOutcome({p: board[o] for p, o in owners.items()}, owners, finished, lower,
                         best, len(deltas), leader, hand_no, winner)
-
-
-def game_over(state: State) -> bool:
-    """Whether ``state`` is a game played to its end (cheap: checked after every write)."""
-    return state.game_over
