@@ -389,11 +389,12 @@ def plan(fold: Fold, amendment: Amendment) -> Plan:
         raise MalformedAmendmentError(
             f"only later events in effect can be removed with the amendment of update "
             f"{amendment.target}, not {', '.join(str(n) for n in sorted(outside))}")
+    game = game_of(fold.setup)
     state = start(fold.setup)
     for entry in entries[:index]:  # unchanged events, which held before and hold again
-        state = play(state, entry.event)
+        state = play(state, entry.event, game)
     try:
-        state = play(state, amendment.event)
+        state = play(state, amendment.event, game)
     except ValueError as exc:
         kind = (AmendedEventRefusedError if isinstance(exc, RuleRefusalError)
                 else AmendedEventInvalidError)
@@ -402,7 +403,7 @@ def plan(fold: Fold, amendment: Amendment) -> Plan:
     broken: list[Broken] = []
     for entry in entries[index + 1:]:
         try:
-            after = play(state, entry.event)
+            after = play(state, entry.event, game)
         except ValueError as exc:
             broken.append(Broken(entry.seq, str(entry.event.get("type")), str(exc)))
             continue
@@ -436,10 +437,11 @@ def changed_hands(before: GameState, after: GameState) -> list[int]:
 def timeline(fold: Fold) -> Iterator[tuple[int, GameState]]:
     """Each event in effect with the state after it (``0``: the start), the log as it now
     stands folded again: amended events as amended, undone and removed ones left out."""
+    game = game_of(fold.setup)
     state = start(fold.setup)
     yield 0, state
     for entry in fold.entries:
-        state = play(state, entry.event)
+        state = play(state, entry.event, game)
         yield entry.seq, state
 
 
