@@ -12,12 +12,13 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from log_reading import event_notes, undone_by
 
 from scorekeeper import engine, log
 from scorekeeper.cards import Card, parse_cards
 from scorekeeper.melds import judge_meld
 from web import create_app
-from web.history import event_notes, local_time, undone_by
+from web.history import local_time
 from web.store.notes import HistoryNotes
 
 PLAYS: list[dict[str, Any]] = [

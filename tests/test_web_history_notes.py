@@ -13,10 +13,10 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
+from log_reading import amended_by, undone_by
 from simulate import FOUR, HAND_ONE, HEARTS, MELD, bench_setup, random_game
 
 from web import create_app
-from web.history import amended_by, undone_by
 from web.store import Store, notes
 
 THREE = {"game": "complex-toss-rummy", "players": ["ann", "bob", "cy"]}
@@ -72,7 +72,7 @@ def new_table(client: FlaskClient, setup: dict[str, Any]) -> dict[str, Any]:
 def expected_notes(client: FlaskClient, table: dict[str, Any], reply: Any
                    ) -> dict[str, dict[str, Any]]:
     """The notes as the whole log says, read afresh: each event's points from the score
-    points, its undo (web.history.undone_by) and the amendments in effect (amended_by)."""
+    points, its undo (log_reading.undone_by) and the amendments in effect (amended_by)."""
     events = client.get(f"/api/tables/{table['table_id']}/events",
                         headers=keeper(table)).json["events"]
     points = reply["points"]

@@ -489,9 +489,12 @@ def export_csv(table_id: str) -> Response:
     table = table_for(table_id)
     role_for(table)
     store = get_store()
+    with table.cond:  # the notes kept as the log grew, as they were at this seq
+        seq, notes = table.seq, dict(table.notes.notes)
     points = {p["seq"]: p["scores"] for p in store.states_over_time(table)}
     owners = [b["owner"] for b in table.state_json().get("boards", [])]
-    text = history_notes.events_csv(store.events(table), points, owners)
+    events = [e for e in store.events(table) if e["seq"] <= seq]
+    text = history_notes.events_csv(events, points, owners, notes)
     return Response(text, mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="table-{table.id}.csv"'})
 
