@@ -103,13 +103,20 @@ def test_board_hooks_are_found_through_installed_entry_points(
 def test_board_dtr_comes_from_the_flag_or_the_environment(
         app: Flask, capsys: pytest.CaptureFixture[str]) -> None:
     from firmware_bridge.ports import DTR_MODES
-    from web.cli import app_config
+    from web.cli import app_config, board_arguments
     from web.config import from_environment
 
     assert DTR_CHOICES == DTR_MODES  # the serve flag takes the link's own --dtr settings
     args = build_parser().parse_args(["serve", "--board", "sim", "--board-dtr", "hold"])
     assert app_config(args)["BOARD_DTR"] == "hold"
     assert "BOARD_DTR" not in app_config(build_parser().parse_args(["serve"]))
+    # with --workers, the one worker that drives the board gets every board flag
+    many = build_parser().parse_args(["serve", "--workers", "2", "--board", "sim",
+                                      "--board-dtr", "drop", "--board-table", "t1"])
+    worker = app_config(build_parser().parse_args(["serve", *board_arguments(many)]))
+    board = {key: value for key, value in app_config(many).items() if key.startswith("BOARD")}
+    assert board == {"BOARD": "sim", "BOARD_DTR": "drop", "BOARD_TABLE": "t1"}
+    assert {key: value for key, value in worker.items() if key.startswith("BOARD")} == board
     with pytest.raises(SystemExit):
         build_parser().parse_args(["serve", "--board-dtr", "sometimes"])
     assert "--board-dtr: invalid choice: 'sometimes'" in capsys.readouterr().err

@@ -18,6 +18,10 @@ from scorekeeper.pegboard import MAX_BOARDS
 from web.board import DTR_CHOICES, start_boards
 from web.qr import lan_address, qr_text
 
+#: The ``serve`` options that set up the LED board (with ``--board`` itself), as they are named
+#: in the parsed arguments.
+BOARD_OPTIONS = ("board_mode", "board_layout", "board_table", "board_dtr")
+
 
 def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
@@ -97,7 +101,7 @@ def app_config(args: argparse.Namespace) -> dict[str, Any]:
     if args.threads:
         config["THREADS"] = args.threads
     config["BOARD"] = args.board
-    for key in ("board_mode", "board_layout", "board_table", "board_dtr"):
+    for key in BOARD_OPTIONS:
         if getattr(args, key):
             config[key.upper()] = getattr(args, key)
     return config
@@ -243,13 +247,13 @@ def board_arguments(args: argparse.Namespace) -> list[str]:
     opened by one process; the others' writes reach that one through the fan-out).
 
     >>> board_arguments(argparse.Namespace(board="sim", board_mode="wled", board_layout=None,
-    ...                                    board_table=None))
-    ['--board', 'sim', '--board-mode', 'wled']
+    ...                                    board_table=None, board_dtr="hold"))
+    ['--board', 'sim', '--board-mode', 'wled', '--board-dtr', 'hold']
     """
     if not args.board:
         return []
     out = ["--board", args.board]
-    for option in ("board_mode", "board_layout", "board_table"):
+    for option in BOARD_OPTIONS:
         value = getattr(args, option)
         if value:
             out += ["--" + option.replace("_", "-"), str(value)]
