@@ -100,6 +100,17 @@ def test_board_hooks_are_found_through_installed_entry_points(
     assert "sk_test_board:Hook.start is not a board hook" in capsys.readouterr().err
 
 
+def test_board_hooks_are_named_in_the_environment_as_module_attr() -> None:
+    from web.config import from_environment
+
+    named = from_environment({"SCOREKEEPER_BOARD_HOOKS": " firmware_bridge.webapp:BOARD, x:Y "})
+    assert named["BOARD_HOOKS"] == ["firmware_bridge.webapp:BOARD", "x:Y"]
+    assert from_environment({"SCOREKEEPER_BOARD_HOOKS": ""})["BOARD_HOOKS"] == []  # none
+    with pytest.raises(ValueError, match=r"SCOREKEEPER_BOARD_HOOKS=.*'firmware_bridge\.webapp'"
+                       r" is not module:attr \(like firmware_bridge\.webapp:BOARD\)"):
+        from_environment({"SCOREKEEPER_BOARD_HOOKS": "firmware_bridge.webapp"})
+
+
 def test_board_dtr_comes_from_the_flag_or_the_environment(
         app: Flask, capsys: pytest.CaptureFixture[str]) -> None:
     from firmware_bridge.ports import DTR_MODES
