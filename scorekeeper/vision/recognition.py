@@ -44,6 +44,9 @@ from scorekeeper.vision.scene import Scene, analyse, card_ink
 WORK_SIDE: Final = 1400
 #: Lowest coarse score for an index guess to be looked at closely.
 SHORTLIST: Final = 0.6
+#: Lowest coarse score, less the colour difference, for a guess to be compared closely (the
+#: coarse colour reading of a small or blurred index is rough; the close comparison decides).
+CLOSE_LOOK: Final = 0.5
 #: Lowest fine score (aligned correlation less the colour difference) to count as a card.
 ACCEPT: Final = 0.6
 #: How many best cards of the coarse comparison are compared closely.
@@ -75,6 +78,14 @@ CHECK_BELOW: Final = 0.5
 #: Inkness levels at which ink marks are looked for: the usual one, and a fainter one for
 #: thin or pale glyphs that blur and JPEG break apart at the usual level.
 MARK_LEVELS: Final = (1.0 - INK_LEVEL, 0.28)
+#: Sizes (pixels of the working image) of the openings that cut thin lines (a card's rim, the
+#: shadow of the card above in a fan) away from the glyphs they touch: each gives further marks.
+OPENINGS: Final = (5,)
+#: An opened mark is new when its unopened mark is at least this many times larger.
+OPEN_SPLIT: Final = 1.5
+#: Largest correction of a guess's frame by the close comparison's alignment: how far its
+#: origin moves (frame units), and how far its axes turn, stretch or shear (frame units).
+REFINE_MAX: Final = (0.5, 0.4)
 #: Ink marks whose boxes are this close (a fraction of the smaller mark's size) may be one
 #: glyph broken apart by blur, JPEG or thin strokes: their union is tried as a mark too.
 MERGE_GAP: Final = 0.35
@@ -139,6 +150,7 @@ class _Guess:
     finalists: tuple[int, ...] = ()
     templates: dict[int, int] = field(default_factory=dict)
     colour: npt.NDArray[np.float32] | None = None
+    refined: npt.NDArray[np.float64] | None = None
 
 
 @dataclass
@@ -244,17 +256,22 @@ def find_cards(
 
 
 def _marks(ink: FloatImage) -> tuple[list[Blob], list[frozenset[int]]]:
-    """Ink marks at each of ``MARK_LEVELS`` (with the unions of nearby ones), and what each is
-    made of: the ids of the first level's marks it holds (or an id of its own). Two marks
-    that share an id are never read as parts of one index, nor as two indices."""
+    """Ink marks at each of ``MARK_LEVELS`` and after each of ``OPENINGS`` (with the unions of
+    nearby ones), and what each is made of: the ids of the first level's marks it holds (or an
+    id of its own). Two marks that share an id are never read as parts of one index, nor as
+    two indices."""
     blobs: list[Blob] = []
     parts: list[frozenset[int]] = []
     first: npt.NDArray[Any] | None = None
     first_area: npt.NDArray[Any] = np.zeros(0, np.int32)
     fresh = 0
-    for level in MARK_LEVELS:
-        count, labels, stats, centroids = cv2.connectedComponentsWithStats(
-            (ink > level).astype(np.uint8), connectivity=8)
+    passes = [(level, 0) for level in MARK_LEVELS] + [(MARK_LEVELS[0], k) for k in OPENINGS]
+    for level, opening in passes:
+        mask: npt.NDArray[Any] = (ink > level).astype(np.uint8)
+        if opening:
+            mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(
+                cv2.MORPH_ELLIPSE, (opening, opening)))
+        count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
         holds: dict[int, frozenset[int]] = {}
         if first is None:
             first, first_area, fresh = labels, stats[:, 4], count
@@ -272,6 +289,12 @@ def _marks(ink: FloatImage) -> tuple[list[Blob], list[frozenset[int]]]:
             held = holds.get(k)
             if area < 5:
                 continue
+            if opening:
+                # An opened mark lies inside one unopened mark: the same mark unless it was cut
+                # out of a larger one, and then a mark of its own.
+                if held is not None and OPEN_SPLIT * area >= float(first_area[next(iter(held))]):
+                    continue
+                held = None
             if held is None:
                 held, fresh = frozenset((fresh,)), fresh + 1
             elif labels is not first and len(held) == 1 and (
@@ -474,9 +497,13 @@ class _Fine:
         colour = g.colour if g.colour is not None else np.ones(3, np.float32)
         totals = dict.fromkeys(g.finalists, 0.0)
         first = g.finalists[0]
+        frames = []
         for part in range(len(FINE_PARTS)):
             shape, _ = self._template(first, g.templates[first], part)
-            grad = _gradients(_align(shape, self._sample(g, part)))
+            aligned, warp = _align(shape, self._sample(g, part))
+            grad = _gradients(aligned)
+            if warp is not None:
+                frames.append(_refined(g.frame, warp, part))
             for card in g.finalists:
                 _, tmpl = self._template(card, g.templates[card], part)
                 totals[card] += float(tmpl @ grad / max(
@@ -487,12 +514,16 @@ class _Fine:
             results.append((total / len(FINE_PARTS) - penalty, card, g.templates[card]))
         results.sort(reverse=True)
         g.score, g.card, g.template = results[0]
+        if frames:
+            g.refined = np.mean(frames, axis=0)
         if len(results) > 1:
             g.second, g.second_card = results[1][0], results[1][1]
 
 
-def _align(template: FloatImage, sample: FloatImage) -> FloatImage:
-    """The sample warped onto the template by ECC (affine); unchanged if ECC fails."""
+def _align(template: FloatImage, sample: FloatImage) -> tuple[
+        FloatImage, npt.NDArray[np.float64] | None]:
+    """The sample warped onto the template by ECC (affine), and the warp (template pixels to
+    sample pixels); the sample unchanged and no warp if ECC fails."""
     warp: npt.NDArray[Any] = np.eye(2, 3, dtype=np.float32)
     criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 30, 1e-4)
     h, w = template.shape
@@ -500,10 +531,28 @@ def _align(template: FloatImage, sample: FloatImage) -> FloatImage:
         _, warp = cv2.findTransformECC(template, sample, warp, cv2.MOTION_AFFINE, criteria,
                                        np.full(template.shape, 255, np.uint8), 1)
     except cv2.error:
-        return sample
+        return sample, None
     out: FloatImage = cv2.warpAffine(sample, warp, (w, h),
                                      flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                      borderMode=cv2.BORDER_REPLICATE)
+    return out, warp.astype(np.float64)
+
+
+def _refined(frame: npt.NDArray[np.float64], warp: npt.NDArray[np.float64],
+             part: int) -> npt.NDArray[np.float64]:
+    """The frame corrected by the ECC warp of one fine part (a guess's frame comes from two
+    ink marks' centroids, a few degrees and percent off; the aligned glyphs are not).
+    Unchanged if the correction is too large to be one."""
+    window, width, height = FINE_PARTS[part]
+    to_frame = np.vstack([patch_matrix(np.eye(3)[:2], width, height, window), [0, 0, 1]])
+    step = np.vstack([warp, [0, 0, 1]])
+    out: npt.NDArray[np.float64] = (np.vstack([frame, [0, 0, 1]]) @ to_frame @ step
+                                    @ np.linalg.inv(to_frame))[:2]
+    unit = float(np.linalg.norm(frame[:, 1]))
+    moved = float(np.linalg.norm(out[:, 2] - frame[:, 2])) / max(unit, 1e-6)
+    change = np.linalg.solve(frame[:, :2], out[:, :2]) - np.eye(2)
+    if moved > REFINE_MAX[0] or float(np.abs(change).max()) > REFINE_MAX[1]:
+        return frame
     return out
 
 
@@ -514,27 +563,34 @@ def _gradients(patch: FloatImage) -> npt.NDArray[np.float32]:
     return np.concatenate([gx.ravel(), gy.ravel()])
 
 
-def _quad(g: _Guess, profile: DeckProfile) -> npt.NDArray[np.float64]:
+def _quads(g: _Guess, profile: DeckProfile) -> list[npt.NDArray[np.float64]]:
+    """Where the card of a guess lies: by its frame as aligned in the close comparison, and
+    by its frame from the marks' centroids (either may be the one that is right)."""
     local = profile.corners[g.template].astype(np.float64)
-    out: npt.NDArray[np.float64] = local @ g.frame[:, :2].T + g.frame[:, 2]
-    return out
+    frames = [g.frame] if g.refined is None else [g.refined, g.frame]
+    return [local @ f[:, :2].T + f[:, 2] for f in frames]
 
 
 def _on_cards(scene: Scene, quad: npt.NDArray[np.float64], score: float) -> bool:
     """Whether a card read with ``score`` at ``quad`` lies on card regions. A sure reading
-    needs little of its card in view (a finger or the photo's edge may hide most of it);
+    needs little of its card in view (a finger or the photo's edge may hide most of it), and
+    may show only its rim as card (a court card's picture can fill it to its white margin);
     another needs all of it."""
     if score >= SURE:
-        return _inside_fraction(scene, quad, 0.5) >= 0.4
+        return (_inside_fraction(scene, quad, 0.5) >= 0.4
+                or _inside_fraction(scene, quad, 0.94, rim=True) >= 0.75)
     return _inside_fraction(scene, quad, 0.94) >= 0.75
 
 
-def _inside_fraction(scene: Scene, quad: npt.NDArray[np.float64], far: float) -> float:
+def _inside_fraction(scene: Scene, quad: npt.NDArray[np.float64], far: float,
+                     rim: bool = False) -> float:
     """Share of points spread over a quad, from its index end to ``far`` of its length, that
-    fall on card regions."""
+    fall on card regions; with ``rim``, of the points along its two long sides only."""
     u = np.linspace(0.08, 0.92, 6)
     v = np.linspace(0.06, far, 8)
     uu, vv = np.meshgrid(u, v)
+    if rim:
+        uu, vv = uu[:, [0, -1]], vv[:, [0, -1]]
     tl, tr, br, bl = quad
     pts = ((1 - uu)[..., None] * ((1 - vv)[..., None] * tl + vv[..., None] * bl)
            + uu[..., None] * ((1 - vv)[..., None] * tr + vv[..., None] * br)).reshape(-1, 2)
@@ -594,7 +650,7 @@ def _assemble(
     scene: Scene, blobs: list[Blob], parts: list[frozenset[int]], guesses: list[_Guess],
     profile: DeckProfile, fine: _Fine
 ) -> list[_Card]:
-    ranked = sorted((g for g in guesses if g.score >= SHORTLIST), key=lambda g: -g.score)
+    ranked = sorted((g for g in guesses if g.score >= CLOSE_LOOK), key=lambda g: -g.score)
     used: set[int] = set()
     cards: list[_Card] = []
     for g in ranked:
@@ -604,8 +660,9 @@ def _assemble(
         fine.settle(g)
         if g.score < ACCEPT:
             continue
-        quad = _quad(g, profile)
-        if not _on_cards(scene, quad, g.score) or not _corner_exposed(scene, quad):
+        quad = next((q for q in _quads(g, profile)
+                     if _on_cards(scene, q, g.score) and _corner_exposed(scene, q)), None)
+        if quad is None:
             continue
         point = blobs[g.pip].centroid
         same = next((c for c in cards if _same_card(c, g.card, quad, point)), None)
@@ -647,11 +704,14 @@ def _same_card(card: _Card, code: int, quad: npt.NDArray[np.float64],
 
 def _same_size(cards: list[_Card]) -> list[_Card]:
     """Drop readings whose card would be far larger or smaller than the others: cards on one
-    table photo are all about the same size, art misread as an index is not."""
-    if len(cards) < 3:
-        return cards
+    table photo are all about the same size, art misread as an index is not. The size to
+    match is the sure readings' if there are any (two misreadings must not outvote one card
+    read for certain)."""
     sizes = [math.sqrt(abs(cv2.contourArea(c.quad.astype(np.float32)))) for c in cards]
-    median = float(np.median(sizes))
+    sure = [s for c, s in zip(cards, sizes, strict=True) if c.score >= SURE]
+    if len(sure if sure else cards) < (1 if sure else 3):
+        return cards
+    median = float(np.median(sure if sure else sizes))
     return [c for c, s in zip(cards, sizes, strict=True) if 0.55 < s / median < 1.8]
 
 

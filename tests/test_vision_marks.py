@@ -1,0 +1,103 @@
+"""The recogniser's geometry helpers, on drawn arrays: marks cut from the thin lines they touch,
+frames corrected by the close comparison's alignment, court cards whose picture hides their
+white, and sure readings that two misreadings must not outvote."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from scorekeeper.vision.features import FINE_PARTS, frame_matrix, patch_matrix
+from scorekeeper.vision.recognition import (
+    REFINE_MAX,
+    SURE,
+    _Card,
+    _marks,
+    _on_cards,
+    _refined,
+    _same_size,
+)
+from scorekeeper.vision.scene import Scene
+
+
+def _ink_with_rim() -> np.ndarray:
+    """A pip (filled disc) touching a card's rim (a 2-pixel line), and a rank glyph alone."""
+    ink = np.zeros((200, 300), np.float32)
+    cv2.circle(ink, (150, 100), 12, 1.0, -1)
+    cv2.line(ink, (20, 113), (280, 113), 1.0, 2)  # the rim, touching the disc's bottom
+    cv2.rectangle(ink, (140, 50), (160, 75), 1.0, -1)  # the rank above
+    return ink
+
+
+def test_a_pip_touching_a_card_rim_is_a_mark_of_its_own() -> None:
+    blobs, parts = _marks(_ink_with_rim())
+    pips = [i for i, b in enumerate(blobs)
+            if np.linalg.norm(b.centroid - (150, 100)) < 3 and b.area < 600]
+    assert pips, [(b.centroid.round(1).tolist(), b.area) for b in blobs]
+    rank = next(i for i, b in enumerate(blobs) if np.linalg.norm(b.centroid - (150, 62)) < 2)
+    # The pip cut from the rim may pair with the rank: they share no mark.
+    assert not parts[pips[0]] & parts[rank]
+
+
+def test_opening_adds_no_copy_of_a_mark_that_touches_nothing() -> None:
+    ink = np.zeros((120, 120), np.float32)
+    cv2.circle(ink, (60, 60), 15, 1.0, -1)
+    blobs, _ = _marks(ink)
+    assert len(blobs) == 1
+
+
+def test_alignment_turns_the_frame_and_too_large_a_correction_is_refused() -> None:
+    frame = frame_matrix(np.array([100.0, 100.0]), np.array([100.0, 80.0]))
+    window, width, height = FINE_PARTS[0]
+    assert np.allclose(_refined(frame, np.eye(2, 3), 0), frame)
+    # A warp that turns the sample by 10 degrees about the patch's centre turns the frame so.
+    to_frame = np.vstack([patch_matrix(np.eye(3)[:2], width, height, window), [0, 0, 1]])
+    centre = np.array([width / 2, height / 2])
+    for degrees, changed in ((10.0, True), (40.0, False)):
+        turn = cv2.getRotationMatrix2D(tuple(centre), degrees, 1.0)
+        out = _refined(frame, turn, 0)
+        change = np.linalg.solve(frame[:, :2], out[:, :2]) - np.eye(2)
+        if changed:
+            expected = (np.vstack([frame, [0, 0, 1]]) @ to_frame @ np.vstack([turn, [0, 0, 1]])
+                        @ np.linalg.inv(to_frame))[:2]
+            assert np.allclose(out, expected)
+            assert 0.1 < float(np.abs(change).max()) <= REFINE_MAX[1]
+        else:
+            assert np.allclose(out, frame)
+
+
+def _scene_with_rim_only(size: int = 800) -> Scene:
+    """A card region (240 x 300 pixels) that is only a white margin 30 pixels wide, its middle
+    a picture the region fill did not close; Scene keeps it at half size."""
+    filled = np.zeros((size // 2, size // 2), np.int32)
+    filled[25:175, 40:160] = 1
+    filled[40:160, 55:145] = 0
+    blank = np.zeros((size, size, 3), np.float32)
+    return Scene(blank, blank[..., 0], filled, {1: 240.0}, blank[::4, ::4])
+
+
+@pytest.mark.parametrize("score, on", [(SURE + 0.1, True), (SURE - 0.2, False)])
+def test_a_court_card_showing_only_its_white_rim_lies_on_the_cards(score: float,
+                                                                   on: bool) -> None:
+    scene = _scene_with_rim_only()
+    quad = np.array([[80.0, 50.0], [320.0, 50.0], [320.0, 350.0], [80.0, 350.0]])
+    assert _on_cards(scene, quad, score) is on
+    # Off the card (on the table) it does not.
+    assert not _on_cards(scene, quad + (0.0, 320.0), score)
+
+
+def _card(score: float, side: float, x: float) -> _Card:
+    quad = np.array([[x, 0.0], [x + side, 0.0], [x + side, 1.4 * side], [x, 1.4 * side]])
+    return _Card(0, score, 0.0, -1, quad)
+
+
+def test_two_small_misreadings_do_not_outvote_one_sure_card() -> None:
+    cards = [_card(0.99, 300.0, 0.0), _card(0.62, 40.0, 500.0), _card(0.63, 45.0, 600.0)]
+    kept = _same_size(cards)
+    assert kept == [cards[0]]
+
+
+def test_without_a_sure_card_the_odd_size_out_is_dropped() -> None:
+    cards = [_card(0.7, 200.0, 0.0), _card(0.7, 210.0, 300.0), _card(0.7, 40.0, 600.0)]
+    assert _same_size(cards) == cards[:2]
