@@ -42,7 +42,8 @@ from scorekeeper.vision.scene import Scene, analyse, card_ink
 
 #: Long side of the working copy of a photo, in pixels.
 WORK_SIDE: Final = 1400
-#: Lowest coarse score for an index guess to be looked at closely.
+#: Lowest coarse score (shape alone) for an index guess to have its ink colour read and its
+#: finalists chosen.
 SHORTLIST: Final = 0.6
 #: Lowest coarse score, less the colour difference, for a guess to be compared closely (the
 #: coarse colour reading of a small or blurred index is rough; the close comparison decides).
@@ -709,9 +710,12 @@ def _same_size(cards: list[_Card]) -> list[_Card]:
     read for certain)."""
     sizes = [math.sqrt(abs(cv2.contourArea(c.quad.astype(np.float32)))) for c in cards]
     sure = [s for c, s in zip(cards, sizes, strict=True) if c.score >= SURE]
-    if len(sure if sure else cards) < (1 if sure else 3):
+    if sure:
+        median = float(np.median(sure))
+    elif len(cards) >= 3:
+        median = float(np.median(sizes))
+    else:
         return cards
-    median = float(np.median(sure if sure else sizes))
     return [c for c, s in zip(cards, sizes, strict=True) if 0.55 < s / median < 1.8]
 
 
