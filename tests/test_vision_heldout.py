@@ -84,11 +84,11 @@ def test_held_out_standard_deck_read_at_wild_tables(tmp_path: Path) -> None:
     total, right, extra, confident_wrong = _read(deck, profile, CODES, 31, 10)
     print(f"dondorf: {refused} refused, {right}/{total} right, {extra} extra, "
           f"{confident_wrong} confident and wrong")
-    # Floors at the measured level (28 of 48 right, 13 extra, 1 confident and wrong, 2 jokers
+    # Floors at the measured level (28 of 48 right, 11 extra, 1 confident and wrong, 2 jokers
     # refused): a regression guard, not the target (bench/vision_bench.py prints the figures).
     assert refused <= 2
     assert right >= 0.56 * total, (right, total)
-    assert extra <= 14
+    assert extra <= 11
     assert confident_wrong <= 2
 
 

@@ -3,8 +3,9 @@
 Every pair of nearby ink marks on a card region is a guess "this is a rank, that is the suit
 pip below it". Each guess is sampled as an index patch in its own frame and compared with every
 learned index (normalised cross-correlation, plus the ink's colour relative to the card white).
-The best guesses become cards; a card's outline follows from where its index sits, and the
-card lying on top of an overlapping group is the one no other card's index lies on.
+The best guesses become cards; a card's outline follows from where its index sits. Where two
+cards overlap, the one whose learned picture the photo shows there lies above: that marks the
+top card of a group, and drops "cards" read from marks that lie under another card.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ import numpy.typing as npt
 
 from scorekeeper.outline import JsonObject
 from scorekeeper.vision.features import (
+    CANON_H,
+    CANON_W,
     FINE_PARTS,
     INK_LEVEL,
     PATCH_H,
@@ -74,6 +77,24 @@ EDGE_BAND: Final = 0.06
 EDGE_STEP: Final = 0.12
 #: Share of the edge's length that must show for the card's corner to count as seen.
 EDGE_SHOWN: Final = 0.6
+#: Share of a sure reading's card that must lie within the card regions' convex hulls when
+#: the regions themselves do not hold it (a court card's picture may reach its rim).
+HULL_INSIDE: Final = 0.9
+#: Where two cards overlap, the part of the overlap compared with both learned pictures
+#: leaves out this much of its size (outlines are a few percent off).
+OVERLAP_INSET: Final = 0.2
+#: Card width (pixels) at which that comparison is made.
+OVERLAP_SIDE: Final = 64
+#: Blur before that comparison, in card widths (it forgives outlines a few percent off).
+OVERLAP_BLUR: Final = 0.02
+#: How much better one card's picture must explain the overlap for it to count as above.
+TOP_LEAD: Final = 0.1
+#: ... and for a reading to be dropped as covered (a near tie between two cards lying almost
+#: one on the other is no evidence against either).
+COVER_LEAD: Final = 0.4
+#: How far inside a card's outline (a fraction of its size) another card's index must lie to
+#: count as covered by it.
+COVERED_INSET: Final = 0.15
 #: Below this confidence a card gets a warning asking the player to check it.
 CHECK_BELOW: Final = 0.5
 #: Inkness levels at which ink marks are looked for: the usual one, and a fainter one for
@@ -164,6 +185,7 @@ class _Card:
     index_points: list[npt.NDArray[np.float64]] = field(default_factory=list)
     blobs: set[int] = field(default_factory=set)
     top: bool = False
+    canon: npt.NDArray[np.float64] | None = None  # the quad's corners on the learned card
 
 
 def recognize(
@@ -251,7 +273,11 @@ def find_cards(
     cards = _same_size(cards)
     if not cards:
         warnings.append("no card could be read: hold the phone closer or steadier and retake")
-    _mark_top(cards)
+    leads = _leads(cards, scene.ink, profile)
+    shown = _uncovered(cards, leads)
+    if len(shown) < len(cards):
+        cards, leads = shown, _leads(shown, scene.ink, profile)
+    _mark_top(cards, leads)
     cards.sort(key=lambda c: float(c.quad[:, 0].mean()))
     return cards, warnings
 
@@ -579,14 +605,16 @@ def _on_cards(scene: Scene, quad: npt.NDArray[np.float64], score: float) -> bool
     another needs all of it."""
     if score >= SURE:
         return (_inside_fraction(scene, quad, 0.5) >= 0.4
-                or _inside_fraction(scene, quad, 0.94, rim=True) >= 0.75)
+                or _inside_fraction(scene, quad, 0.94, rim=True) >= 0.75
+                or _inside_fraction(scene, quad, 0.94, hull=True) >= HULL_INSIDE)
     return _inside_fraction(scene, quad, 0.94) >= 0.75
 
 
 def _inside_fraction(scene: Scene, quad: npt.NDArray[np.float64], far: float,
-                     rim: bool = False) -> float:
+                     rim: bool = False, hull: bool = False) -> float:
     """Share of points spread over a quad, from its index end to ``far`` of its length, that
-    fall on card regions; with ``rim``, of the points along its two long sides only."""
+    fall on card regions (with ``hull``, their convex hulls); with ``rim``, of the points
+    along its two long sides only."""
     u = np.linspace(0.08, 0.92, 6)
     v = np.linspace(0.06, far, 8)
     uu, vv = np.meshgrid(u, v)
@@ -595,7 +623,7 @@ def _inside_fraction(scene: Scene, quad: npt.NDArray[np.float64], far: float,
     tl, tr, br, bl = quad
     pts = ((1 - uu)[..., None] * ((1 - vv)[..., None] * tl + vv[..., None] * bl)
            + uu[..., None] * ((1 - vv)[..., None] * tr + vv[..., None] * br)).reshape(-1, 2)
-    return float((scene.regions_at(pts) > 0).mean())
+    return float((scene.regions_at(pts, hull) > 0).mean())
 
 
 def _corner_exposed(scene: Scene, quad: npt.NDArray[np.float64]) -> bool:
@@ -669,38 +697,58 @@ def _assemble(
         same = next((c for c in cards if _same_card(c, g.card, quad, point)), None)
         used.update(marks)
         if same is not None:
-            # The card's second index: average the two outlines (its corners run the other way
-            # round); if the two indices disagree, the better reading wins, with less confidence.
-            turned = np.roll(quad, 2, axis=0)
-            same.quad = (same.quad + turned) / 2
-            same.index_points.append(blobs[g.pip].centroid)
+            _add_reading(same, g.card, g.score, quad, point)
             same.blobs.update((g.pip, g.anchor))
-            if g.card != same.card:
-                if g.score > same.score:
-                    same.second, same.second_card = same.score, same.card
-                    same.card, same.score = g.card, g.score
-                elif g.score > same.second:
-                    same.second, same.second_card = g.score, g.card
             continue
         cards.append(_Card(g.card, g.score, g.second, g.second_card, quad,
-                           [blobs[g.pip].centroid], {g.pip, g.anchor}))
+                           [blobs[g.pip].centroid], {g.pip, g.anchor},
+                           canon=_canon_corners(profile, g.template)))
     return cards
+
+
+def _add_reading(card: _Card, code: int, score: float, quad: npt.NDArray[np.float64],
+                 point: npt.NDArray[np.float64]) -> None:
+    """Fold another reading of ``card`` (its other index, or the same index read again from
+    other marks) into it. The other index's outline runs the other way round: the two are
+    averaged. If the readings disagree, the better one wins, with less confidence."""
+    if not _same_way(card.quad, quad):
+        card.quad = (card.quad + np.roll(quad, 2, axis=0)) / 2
+        card.index_points.append(point)
+    if code != card.card:
+        if score > card.score:
+            card.second, card.second_card = card.score, card.card
+            card.card, card.score = code, score
+        elif score > card.second:
+            card.second, card.second_card = score, code
 
 
 def _same_card(card: _Card, code: int, quad: npt.NDArray[np.float64],
                point: npt.NDArray[np.float64]) -> bool:
-    """Whether an index read at ``point`` (outline ``quad``, card ``code``) is the other index
-    of ``card``: the same card with the same centre, or (a misreading of one of the two) a
-    card lying the other way round whose index sits where ``card``'s second index should."""
+    """Whether an index read at ``point`` (outline ``quad``, card ``code``) is one already read
+    for ``card``, or its other index: the same card with the same centre; or (a misreading of
+    one of the two) an index where ``card``'s was read, running the same way, or a card lying
+    the other way round whose index sits where ``card``'s second index should."""
     width = float(np.linalg.norm(card.quad[1] - card.quad[0]))
     centre, other = card.quad.mean(axis=0), quad.mean(axis=0)
-    if code == card.card:
-        return bool(np.linalg.norm(centre - other) < 0.3 * width)
-    da, db = card.quad[1] - card.quad[0], quad[1] - quad[0]
-    cos = float(da @ db) / max(1e-6, float(np.linalg.norm(da) * np.linalg.norm(db)))
+    if code == card.card and np.linalg.norm(centre - other) < 0.3 * width:
+        return True
+    if _same_way(card.quad, quad):
+        return any(bool(np.linalg.norm(p - point) < 0.15 * width) for p in card.index_points)
     first = card.index_points[0]
-    return bool(cos < -0.8 and np.linalg.norm(2 * centre - first - point) < 0.15 * width
+    return bool(_turn_cos(card.quad, quad) < -0.8
+                and np.linalg.norm(2 * centre - first - point) < 0.15 * width
                 and np.linalg.norm(2 * other - point - first) < 0.15 * width)
+
+
+def _turn_cos(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> float:
+    """Cosine of the angle between two outlines' top edges (-1: turned half round)."""
+    da, db = a[1] - a[0], b[1] - b[0]
+    return float(da @ db) / max(1e-6, float(np.linalg.norm(da) * np.linalg.norm(db)))
+
+
+def _same_way(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> bool:
+    """Whether two outlines of one card run the same way round (read from the same index)."""
+    return _turn_cos(a, b) > 0.0
 
 
 def _same_size(cards: list[_Card]) -> list[_Card]:
@@ -733,8 +781,111 @@ def _overlap(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> bool:
     return bool(area > 0.03 * smaller)
 
 
-def _mark_top(cards: list[_Card]) -> None:
-    """In each group of overlapping cards, mark the card that no other card's index lies on."""
+def _canon_corners(profile: DeckProfile, template: int) -> npt.NDArray[np.float64]:
+    """Where the corners of a card read by ``template`` lie on the learned card's picture."""
+    local = profile.corners[template].astype(np.float64)
+    out: npt.NDArray[np.float64] = local @ profile.to_canon[template][:, :2].T.astype(
+        np.float64) + profile.to_canon[template][:, 2]
+    return out
+
+
+def _above(ink: FloatImage, pictures: _Pictures, a: _Card, b: _Card) -> float:
+    """How much better card ``a``'s learned picture than ``b``'s explains the photo where the
+    two overlap (correlation of inkness, compared at ``OVERLAP_SIDE``): above 0 when ``a`` lies
+    on top; 0 when unknown (a card without its picture, an overlap too small, or blank on both
+    cards)."""
+    if a.canon is None or b.canon is None:
+        return 0.0
+    area, poly = cv2.intersectConvexConvex(a.quad.astype(np.float32), b.quad.astype(np.float32))
+    if poly is None or area <= 0:
+        return 0.0
+    poly = poly.reshape(-1, 2).astype(np.float64)
+    centre = poly.mean(axis=0)
+    poly = centre + (poly - centre) * (1.0 - OVERLAP_INSET)
+    h, w = ink.shape
+    x0, y0 = (max(0, int(v)) for v in np.floor(poly.min(axis=0)))
+    x1, y1 = min(w, int(np.ceil(poly[:, 0].max()))), min(h, int(np.ceil(poly[:, 1].max())))
+    width = float(np.linalg.norm(a.quad[1] - a.quad[0]))
+    f = min(1.0, OVERLAP_SIDE / max(width, 1.0))
+    size = (round(f * (x1 - x0)), round(f * (y1 - y0)))
+    if min(size) < 4:
+        return 0.0
+    mask = np.zeros(size[::-1], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(f * (poly - (x0, y0))).astype(np.int32), 1)
+    inside = mask > 0
+    if inside.sum() < 16:
+        return 0.0
+    sigma = OVERLAP_BLUR * width * f
+    to_crop = np.array([[f, 0.0, -f * x0], [0.0, f, -f * y0], [0.0, 0.0, 1.0]])
+    photo = cv2.resize(ink[y0:y1, x0:x1], size, interpolation=cv2.INTER_AREA)
+    photo = cv2.GaussianBlur(photo, (0, 0), sigma)[inside]
+    fits = []
+    for card, canon in ((a, a.canon), (b, b.canon)):
+        picture, k = pictures.get(card.card)
+        to_photo = to_crop @ cv2.getPerspectiveTransform((k * canon).astype(np.float32),
+                                                         card.quad.astype(np.float32))
+        drawn = cv2.warpPerspective(picture, to_photo, size, flags=cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_REPLICATE)
+        fits.append(_correlation(photo, cv2.GaussianBlur(drawn, (0, 0), sigma)[inside]))
+    return fits[0] - fits[1]
+
+
+class _Pictures:
+    """The learned cards' pictures (inkness) at ``OVERLAP_SIDE`` pixels wide, as needed."""
+
+    def __init__(self, profile: DeckProfile) -> None:
+        self.profile = profile
+        self.small: dict[int, FloatImage] = {}
+
+    def get(self, card: int) -> tuple[FloatImage, float]:
+        """A card's picture, and its scale from the canonical card's pixels."""
+        k = OVERLAP_SIDE / CANON_W
+        if card not in self.small:
+            self.small[card] = cv2.resize(
+                self.profile.ink[card].astype(np.float32) / 255.0,
+                (OVERLAP_SIDE, round(k * CANON_H)), interpolation=cv2.INTER_AREA)
+        return self.small[card], k
+
+
+def _correlation(x: FloatImage, y: FloatImage) -> float:
+    """Pearson correlation of two samples; 0 where either is blank."""
+    dx, dy = x - x.mean(), y - y.mean()
+    nx, ny = float(np.linalg.norm(dx)), float(np.linalg.norm(dy))
+    if nx < 1e-3 * math.sqrt(x.size) or ny < 1e-3 * math.sqrt(y.size):
+        return 0.0
+    return float(dx @ dy) / (nx * ny)
+
+
+def _leads(cards: list[_Card], ink: FloatImage, profile: DeckProfile) -> dict[
+        tuple[int, int], float]:
+    """For each pair of overlapping cards (i < j), how much better card i's picture than card
+    j's explains the photo where they overlap (``_above``)."""
+    pictures = _Pictures(profile)
+    return {(i, j): _above(ink, pictures, cards[i], cards[j])
+            for i in range(len(cards)) for j in range(i + 1, len(cards))
+            if _overlap(cards[i].quad, cards[j].quad)}
+
+
+def _uncovered(cards: list[_Card], leads: dict[tuple[int, int], float]) -> list[_Card]:
+    """The cards less readings whose index lies well inside a card read for sure, and more
+    surely, that the photo shows lying above them there (a pair of pips in a card's middle
+    read as an index). A card read less surely may have its outline far off."""
+    hidden = set()
+    for (i, j), lead in leads.items():
+        if abs(lead) <= COVER_LEAD:
+            continue
+        high, low = (i, j) if lead > 0 else (j, i)
+        if cards[low].score < cards[high].score and cards[high].score >= SURE and any(
+                _point_in_quad(p, cards[high].quad, COVERED_INSET)
+                for p in cards[low].index_points):
+            hidden.add(low)
+    return [c for k, c in enumerate(cards) if k not in hidden]
+
+
+def _mark_top(cards: list[_Card], leads: dict[tuple[int, int], float]) -> None:
+    """In each group of overlapping cards, mark the card on top: where two cards overlap, the
+    one whose picture the photo shows there lies above; where that does not tell (blank card
+    on both), the one whose index the other's outline holds."""
     n = len(cards)
     parent = list(range(n))
 
@@ -744,10 +895,13 @@ def _mark_top(cards: list[_Card]) -> None:
             i = parent[i]
         return i
 
-    for i in range(n):
-        for j in range(i + 1, n):
-            if _overlap(cards[i].quad, cards[j].quad):
-                parent[root(i)] = root(j)
+    below = dict.fromkeys(range(n), 0)
+    for (i, j), lead in leads.items():
+        parent[root(i)] = root(j)
+        if lead > TOP_LEAD:
+            below[j] += 1
+        elif lead < -TOP_LEAD:
+            below[i] += 1
     groups: dict[int, list[int]] = {}
     for i in range(n):
         groups.setdefault(root(i), []).append(i)
@@ -761,5 +915,5 @@ def _mark_top(cards: list[_Card]) -> None:
             )
             for i in members
         }
-        best = min(members, key=lambda i: (covered[i], -len(cards[i].index_points)))
+        best = min(members, key=lambda i: (below[i], covered[i], -len(cards[i].index_points)))
         cards[best].top = True

@@ -30,15 +30,20 @@ class Scene:
     filled: npt.NDArray[np.int32]  # labels of card regions (holes filled) at half size
     card_width: dict[int, float]  # label -> estimated card width in pixels
     white_scale: FloatImage  # per-channel factor photo -> normalised, at quarter size
+    hulls: npt.NDArray[np.int32] | None = None  # card regions' convex hulls, at half size
 
-    def regions_at(self, points: npt.NDArray[np.float64]) -> npt.NDArray[np.int32]:
-        """Region labels (0 = table, or outside the photo) at full-size pixel points (N, 2)."""
-        h, w = self.filled.shape
+    def regions_at(self, points: npt.NDArray[np.float64],
+                   hull: bool = False) -> npt.NDArray[np.int32]:
+        """Region labels (0 = table, or outside the photo) at full-size pixel points (N, 2);
+        with ``hull``, of the regions' convex hulls (a court card's picture that reaches its
+        rim leaves a bay in its region, not a hole)."""
+        labels = self.hulls if hull and self.hulls is not None else self.filled
+        h, w = labels.shape
         xs = np.floor(points[:, 0] / 2).astype(int)
         ys = np.floor(points[:, 1] / 2).astype(int)
         valid = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
         out = np.zeros(len(points), np.int32)
-        out[valid] = self.filled[ys[valid], xs[valid]]
+        out[valid] = labels[ys[valid], xs[valid]]
         return out
 
 
@@ -86,6 +91,18 @@ def fill_regions(white: Mask, min_area: float, bridge: int = 0) -> tuple[
     cv2.drawContours(filled, big, -1, 1, thickness=cv2.FILLED)
     count, labels = cv2.connectedComponents(filled, connectivity=8)
     return labels.astype(np.int32), m.astype(bool)
+
+
+def hull_regions(labels: npt.NDArray[np.int32]) -> npt.NDArray[np.int32]:
+    """Each labelled region's convex hull, filled with its label (where hulls overlap, the
+    higher label)."""
+    out = np.zeros_like(labels)
+    for label in range(1, int(labels.max()) + 1):
+        contours, _ = cv2.findContours((labels == label).astype(np.uint8), cv2.RETR_EXTERNAL,
+                                       cv2.CHAIN_APPROX_SIMPLE)
+        if contours:
+            cv2.fillConvexPoly(out, cv2.convexHull(np.vstack(contours)), label)
+    return out
 
 
 def _gains(img: Image) -> npt.NDArray[np.float32]:
@@ -138,7 +155,7 @@ def analyse(img: Image) -> Scene:
         peaks = np.zeros(count + 1, np.float32)
         np.maximum.at(peaks, labels_half.ravel(), dist.ravel())
         widths = {label: 4.0 * float(peaks[label]) for label in range(1, count + 1)}
-    return Scene(norm, ink, labels_half, widths, small_scale)
+    return Scene(norm, ink, labels_half, widths, small_scale, hull_regions(labels_half))
 
 
 def card_ink(scene: Scene, erode: int) -> FloatImage:

@@ -1,0 +1,142 @@
+"""Which card lies on top where cards overlap, a card's two readings folded into one, and court
+cards whose picture leaves a bay in their card region: on drawn arrays."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from scorekeeper.vision.features import CANON_H, CANON_W
+from scorekeeper.vision.recognition import (
+    SURE,
+    _add_reading,
+    _Card,
+    _leads,
+    _mark_top,
+    _on_cards,
+    _uncovered,
+)
+from scorekeeper.vision.scene import Scene, hull_regions
+
+CANON = np.array([[0.0, 0.0], [CANON_W, 0.0], [CANON_W, CANON_H], [0.0, CANON_H]])
+
+
+def _pictures() -> np.ndarray:
+    """Two learned card pictures (inkness 0..255): stripes across, and a grid of discs."""
+    stripes = np.zeros((CANON_H, CANON_W), np.uint8)
+    for y in range(20, CANON_H - 20, 40):
+        stripes[y:y + 16, 15:CANON_W - 15] = 255
+    discs = np.zeros((CANON_H, CANON_W), np.uint8)
+    for y in range(35, CANON_H, 60):
+        for x in range(35, CANON_W, 60):
+            cv2.circle(discs, (x, y), 14, 255, -1)
+    return np.stack([stripes, discs])
+
+
+def _drawn(pictures: np.ndarray, card: int, quad: np.ndarray, onto: np.ndarray) -> None:
+    m = cv2.getPerspectiveTransform(CANON.astype(np.float32), quad.astype(np.float32))
+    size = (onto.shape[1], onto.shape[0])
+    picture = cv2.warpPerspective(pictures[card].astype(np.float32) / 255.0, m, size)
+    inside = cv2.warpPerspective(np.ones((CANON_H, CANON_W), np.float32), m, size) > 0.5
+    onto[inside] = picture[inside]
+
+
+def _overlapping(top: int) -> tuple[list[_Card], np.ndarray, Any]:
+    """Card 0 (stripes) and card 1 (discs) overlapping by half; ``top`` drawn last. Each card's
+    index point lies inside the other's outline, so the index rule alone cannot tell."""
+    pictures = _pictures()
+    quads = [np.array([[100.0, 100.0], [300.0, 100.0], [300.0, 380.0], [100.0, 380.0]]),
+             np.array([[200.0, 160.0], [400.0, 160.0], [400.0, 440.0], [200.0, 440.0]])]
+    ink = np.zeros((540, 500), np.float32)
+    for card in (1 - top, top):
+        _drawn(pictures, card, quads[card], ink)
+    cards = [_Card(0, 0.95, 0.0, -1, quads[0], [np.array([250.0, 200.0])], canon=CANON),
+             _Card(1, 0.95, 0.0, -1, quads[1], [np.array([250.0, 300.0])], canon=CANON)]
+    return cards, ink, SimpleNamespace(ink=pictures)
+
+
+@pytest.mark.parametrize("top", [0, 1])
+def test_the_card_whose_picture_shows_where_two_overlap_is_on_top(top: int) -> None:
+    cards, ink, profile = _overlapping(top)
+    _mark_top(cards, _leads(cards, ink, profile))
+    assert [c.top for c in cards] == [i == top for i in range(2)]
+
+
+def test_without_pictures_the_card_holding_the_others_index_is_below() -> None:
+    cards, ink, profile = _overlapping(0)
+    cards[1].index_points = [np.array([350.0, 400.0])]  # off card 0: card 0 holds no index
+    _mark_top(cards, _leads(cards, np.zeros_like(ink), profile))
+    assert [c.top for c in cards] == [True, False]
+
+
+def test_a_reading_whose_index_lies_under_a_surer_card_is_dropped() -> None:
+    cards, ink, profile = _overlapping(1)
+    cards[0].index_points = [np.array([260.0, 300.0])]  # well inside card 1, which lies above
+    cards[0].score = 0.9
+    assert _uncovered(cards, _leads(cards, ink, profile)) == [cards[1]]
+    # Read more surely than the card over its index, it stays (that card's outline may be off).
+    cards[0].score = 0.99
+    assert _uncovered(cards, _leads(cards, ink, profile)) == cards
+    # A near tie between the two pictures is no evidence that card 1 covers card 0.
+    cards[0].score = 0.9
+    assert _uncovered(cards, {(0, 1): -0.2}) == cards
+    assert _uncovered(cards, {(0, 1): -0.5}) == [cards[1]]
+    # Nor when the card above was not read for sure (its outline may be far off).
+    cards[0].score, cards[1].score = 0.7, 0.8
+    assert _uncovered(cards, _leads(cards, ink, profile)) == cards
+    # An index at the edge of the card above (an outline a few percent off) is not covered.
+    cards[0].score, cards[1].score = 0.9, 0.95
+    cards[0].index_points = [np.array([205.0, 300.0])]
+    assert _uncovered(cards, _leads(cards, ink, profile)) == cards
+
+
+def _card(quad: np.ndarray) -> _Card:
+    return _Card(3, 0.9, 0.5, 4, quad.copy(), [quad[0] + (10.0, 20.0)])
+
+
+def test_the_same_index_read_again_leaves_the_outline_as_it_was() -> None:
+    quad = np.array([[100.0, 100.0], [300.0, 100.0], [300.0, 380.0], [100.0, 380.0]])
+    card = _card(quad)
+    _add_reading(card, 3, 0.8, quad + 2.0, quad[0] + (11.0, 21.0))
+    assert np.allclose(card.quad, quad)
+    assert len(card.index_points) == 1
+
+
+def test_the_other_index_averages_the_outlines_and_the_better_reading_wins() -> None:
+    quad = np.array([[100.0, 100.0], [300.0, 100.0], [300.0, 380.0], [100.0, 380.0]])
+    card = _card(quad)
+    turned = np.roll(quad, 2, axis=0) + (4.0, 0.0)
+    _add_reading(card, 7, 0.95, turned, quad[2] - (10.0, 20.0))
+    assert np.allclose(card.quad, quad + (2.0, 0.0))
+    assert len(card.index_points) == 2
+    assert (card.card, card.score, card.second_card, card.second) == (7, 0.95, 3, 0.9)
+
+
+def _scene_with_bay(size: int = 800) -> Scene:
+    """A card region (240 x 300 pixels) whose picture reaches its rim at the top: the region is
+    a U, the picture a bay open to the table, not a hole the fill closes."""
+    filled = np.zeros((size // 2, size // 2), np.int32)
+    filled[25:175, 40:160] = 1
+    filled[10:160, 45:155] = 0
+    blank = np.zeros((size, size, 3), np.float32)
+    return Scene(blank, blank[..., 0], filled, {1: 240.0}, blank[::4, ::4], hull_regions(filled))
+
+
+def test_a_regions_hull_closes_the_bay_a_court_picture_leaves() -> None:
+    scene = _scene_with_bay()
+    middle = np.array([[200.0, 150.0]])
+    assert scene.regions_at(middle)[0] == 0
+    assert scene.regions_at(middle, hull=True)[0] == 1
+    assert scene.regions_at(np.array([[700.0, 700.0]]), hull=True)[0] == 0
+
+
+@pytest.mark.parametrize("score, on", [(SURE + 0.1, True), (SURE - 0.2, False)])
+def test_a_sure_court_card_over_a_bay_lies_on_the_cards(score: float, on: bool) -> None:
+    scene = _scene_with_bay()
+    quad = np.array([[80.0, 50.0], [320.0, 50.0], [320.0, 350.0], [80.0, 350.0]])
+    assert _on_cards(scene, quad, score) is on
+    assert not _on_cards(scene, quad + (0.0, 340.0), score)
