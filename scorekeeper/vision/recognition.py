@@ -815,7 +815,7 @@ def _above(ink: FloatImage, pictures: _Pictures, a: _Card, b: _Card) -> float:
     inside = mask > 0
     if inside.sum() < 16:
         return 0.0
-    sigma = OVERLAP_BLUR * width * f
+    sigma = max(0.5, OVERLAP_BLUR * width * f)
     to_crop = np.array([[f, 0.0, -f * x0], [0.0, f, -f * y0], [0.0, 0.0, 1.0]])
     photo = cv2.resize(ink[y0:y1, x0:x1], size, interpolation=cv2.INTER_AREA)
     photo = cv2.GaussianBlur(photo, (0, 0), sigma)[inside]
