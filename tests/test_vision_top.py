@@ -77,21 +77,25 @@ def test_a_reading_whose_index_lies_under_a_surer_card_is_dropped() -> None:
     cards, ink, profile = _overlapping(1)
     cards[0].index_points = [np.array([260.0, 300.0])]  # well inside card 1, which lies above
     cards[0].score = 0.9
-    assert _uncovered(cards, _leads(cards, ink, profile)) == [cards[1]]
+    assert _uncovered(cards, _leads(cards, ink, profile))[0] == [cards[1]]
     # Read more surely than the card over its index, it stays (that card's outline may be off).
     cards[0].score = 0.99
-    assert _uncovered(cards, _leads(cards, ink, profile)) == cards
+    assert _uncovered(cards, _leads(cards, ink, profile))[0] == cards
     # A near tie between the two pictures is no evidence that card 1 covers card 0.
     cards[0].score = 0.9
-    assert _uncovered(cards, {(0, 1): -0.2}) == cards
-    assert _uncovered(cards, {(0, 1): -0.5}) == [cards[1]]
+    assert _uncovered(cards, {(0, 1): -0.2})[0] == cards
+    assert _uncovered(cards, {(0, 1): -0.5}) == ([cards[1]], {})
+    # The pairs left keep their leads, numbered as the cards left.
+    third = _Card(1, 0.9, 0.0, -1, cards[1].quad + 30.0, [np.array([450.0, 470.0])])
+    assert _uncovered([*cards, third], {(0, 1): -0.5, (0, 2): 0.3, (1, 2): 0.2}) == (
+        [cards[1], third], {(0, 1): 0.2})
     # Nor when the card above was not read for sure (its outline may be far off).
     cards[0].score, cards[1].score = 0.7, 0.8
-    assert _uncovered(cards, _leads(cards, ink, profile)) == cards
+    assert _uncovered(cards, _leads(cards, ink, profile))[0] == cards
     # An index at the edge of the card above (an outline a few percent off) is not covered.
     cards[0].score, cards[1].score = 0.9, 0.95
     cards[0].index_points = [np.array([205.0, 300.0])]
-    assert _uncovered(cards, _leads(cards, ink, profile)) == cards
+    assert _uncovered(cards, _leads(cards, ink, profile))[0] == cards
 
 
 def _card(quad: np.ndarray) -> _Card:

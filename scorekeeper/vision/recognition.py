@@ -273,10 +273,7 @@ def find_cards(
     cards = _same_size(cards)
     if not cards:
         warnings.append("no card could be read: hold the phone closer or steadier and retake")
-    leads = _leads(cards, scene.ink, profile)
-    shown = _uncovered(cards, leads)
-    if len(shown) < len(cards):
-        cards, leads = shown, _leads(shown, scene.ink, profile)
+    cards, leads = _uncovered(cards, _leads(cards, scene.ink, profile))
     _mark_top(cards, leads)
     cards.sort(key=lambda c: float(c.quad[:, 0].mean()))
     return cards, warnings
@@ -595,7 +592,13 @@ def _quads(g: _Guess, profile: DeckProfile) -> list[npt.NDArray[np.float64]]:
     by its frame from the marks' centroids (either may be the one that is right)."""
     local = profile.corners[g.template].astype(np.float64)
     frames = [g.frame] if g.refined is None else [g.refined, g.frame]
-    return [local @ f[:, :2].T + f[:, 2] for f in frames]
+    return [_mapped(f, local) for f in frames]
+
+
+def _mapped(m: npt.NDArray[Any], points: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Points (N, 2) through a 2 x 3 affine map."""
+    out: npt.NDArray[np.float64] = points @ m[:, :2].T.astype(np.float64) + m[:, 2]
+    return out
 
 
 def _on_cards(scene: Scene, quad: npt.NDArray[np.float64], score: float) -> bool:
@@ -783,10 +786,7 @@ def _overlap(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> bool:
 
 def _canon_corners(profile: DeckProfile, template: int) -> npt.NDArray[np.float64]:
     """Where the corners of a card read by ``template`` lie on the learned card's picture."""
-    local = profile.corners[template].astype(np.float64)
-    out: npt.NDArray[np.float64] = local @ profile.to_canon[template][:, :2].T.astype(
-        np.float64) + profile.to_canon[template][:, 2]
-    return out
+    return _mapped(profile.to_canon[template], profile.corners[template].astype(np.float64))
 
 
 def _above(ink: FloatImage, pictures: _Pictures, a: _Card, b: _Card) -> float:
@@ -866,10 +866,12 @@ def _leads(cards: list[_Card], ink: FloatImage, profile: DeckProfile) -> dict[
             if _overlap(cards[i].quad, cards[j].quad)}
 
 
-def _uncovered(cards: list[_Card], leads: dict[tuple[int, int], float]) -> list[_Card]:
+def _uncovered(cards: list[_Card], leads: dict[tuple[int, int], float]) -> tuple[
+        list[_Card], dict[tuple[int, int], float]]:
     """The cards less readings whose index lies well inside a card read for sure, and more
     surely, that the photo shows lying above them there (a pair of pips in a card's middle
-    read as an index). A card read less surely may have its outline far off."""
+    read as an index), and the leads of the pairs left. A card read less surely may have its
+    outline far off."""
     hidden = set()
     for (i, j), lead in leads.items():
         if abs(lead) <= COVER_LEAD:
@@ -879,7 +881,11 @@ def _uncovered(cards: list[_Card], leads: dict[tuple[int, int], float]) -> list[
                 _point_in_quad(p, cards[high].quad, COVERED_INSET)
                 for p in cards[low].index_points):
             hidden.add(low)
-    return [c for k, c in enumerate(cards) if k not in hidden]
+    renumbered = {old: new for new, old in enumerate(k for k in range(len(cards))
+                                                     if k not in hidden)}
+    return ([cards[k] for k in renumbered],
+            {(renumbered[i], renumbered[j]): lead for (i, j), lead in leads.items()
+             if i in renumbered and j in renumbered})
 
 
 def _mark_top(cards: list[_Card], leads: dict[tuple[int, int], float]) -> None:
