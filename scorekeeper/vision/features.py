@@ -38,6 +38,11 @@ FINE_PARTS: Final = (
 )
 #: Patch rows above this one show the rank, the rest the pip; each part is compared on its own.
 SPLIT_ROW: Final = 16
+#: Template pixels brighter than this share of their part's brightest are its glyph ...
+GLYPH_LEVEL: Final = 0.35
+#: ... and an index is compared with a template only this many patch pixels around its glyph
+#: (in a fan, the edge and pips of the card above often reach into the window).
+GLYPH_MARGIN: Final = 2
 #: A pixel is ink when its darkest normalised channel is below this.
 INK_LEVEL: Final = 0.55
 #: Length of a patch step in frame units.
@@ -100,6 +105,51 @@ def describe(patches: FloatImage) -> FloatImage:
     pip = normalise_rows(patches[:, split:])
     out: FloatImage = (np.hstack([rank, pip]) * np.float32(math.sqrt(0.5))).astype(np.float32)
     return out
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class GlyphTemplates:
+    """Templates prepared for comparison around their glyphs only: for each part (rank rows,
+    pip rows), the template centred and normalised within its mask, and the mask."""
+
+    parts: tuple[tuple[FloatImage, FloatImage], ...]
+
+    @classmethod
+    def of(cls, templates: FloatImage) -> GlyphTemplates:
+        """From described templates (T, PATCH_H * PATCH_W)."""
+        grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * GLYPH_MARGIN + 1,) * 2)
+        shaped = templates.reshape(-1, PATCH_H, PATCH_W)
+        parts = []
+        for rows in (slice(0, SPLIT_ROW), slice(SPLIT_ROW, PATCH_H)):
+            masks = np.zeros((len(shaped), rows.stop - rows.start, PATCH_W), np.float32)
+            for i, t in enumerate(shaped[:, rows]):
+                masks[i] = cv2.dilate((t > GLYPH_LEVEL * t.max()).astype(np.uint8), grow)
+            flat_t = shaped[:, rows].reshape(len(shaped), -1)
+            flat_m = masks.reshape(len(shaped), -1)
+            count = np.maximum(flat_m.sum(axis=1, keepdims=True), 1.0)
+            centred = (flat_t - (flat_t * flat_m).sum(axis=1, keepdims=True) / count) * flat_m
+            centred /= np.maximum(np.linalg.norm(centred, axis=1, keepdims=True), 1e-6)
+            parts.append((centred.astype(np.float32), flat_m))
+        return cls(tuple(parts))
+
+    def correlate(self, patches: FloatImage) -> FloatImage:
+        """Raw patch rows (N, PATCH_H * PATCH_W) against every template (N, T): the mean of
+        the rank part's and the pip part's correlations, each within the template's mask.
+
+        >>> t = describe(np.random.default_rng(1).random((3, PATCH_H * PATCH_W), np.float32))
+        >>> bool(np.allclose(np.diag(GlyphTemplates.of(t).correlate(t)), 1.0, atol=1e-4))
+        True
+        """
+        split = SPLIT_ROW * PATCH_W
+        total = np.zeros((len(patches), len(self.parts[0][0])), np.float32)
+        for (centred, masks), p in zip(self.parts, (patches[:, :split], patches[:, split:]),
+                                       strict=True):
+            count = np.maximum(masks.sum(axis=1), 1.0)
+            s1 = p @ masks.T
+            spread = np.maximum((p * p) @ masks.T - s1 * s1 / count, 1e-6)
+            total += (p @ centred.T) / np.sqrt(spread)
+        out: FloatImage = total / len(self.parts)
+        return out
 
 
 def ink_colour(norm_patch: FloatImage, ink_patch: FloatImage) -> npt.NDArray[np.float32]:

@@ -43,7 +43,7 @@ class CardModel:
     ink: npt.NDArray[np.uint8]  # (CANON_H, CANON_W): the card's inkness, 0..255
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True, eq=False, weakref_slot=True)
 class DeckProfile:
     """Every card model of one deck, stacked for fast matching."""
 

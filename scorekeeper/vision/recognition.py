@@ -2,15 +2,18 @@
 
 Every pair of nearby ink marks on a card region is a guess "this is a rank, that is the suit
 pip below it". Each guess is sampled as an index patch in its own frame and compared with every
-learned index (normalised cross-correlation, plus the ink's colour relative to the card white).
-The best guesses become cards; a card's outline follows from where its index sits. Where two
-cards overlap, the one whose learned picture the photo shows there lies above: that marks the
-top card of a group, and drops "cards" read from marks that lie under another card.
+learned index (normalised cross-correlation around the learned glyphs, plus the ink's colour
+relative to the card white), then with its best few candidates closely (aligned, and again
+only around each glyph: in a fan, the edge and pips of the card above reach into an index's
+window). The best guesses become cards; a card's outline follows from where its index sits.
+Where two cards overlap, the one whose learned picture the photo shows there lies above: that
+marks the top card of a group, and drops "cards" read from marks that lie under another card.
 """
 
 from __future__ import annotations
 
 import math
+import weakref
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,12 +28,14 @@ from scorekeeper.vision.features import (
     CANON_H,
     CANON_W,
     FINE_PARTS,
+    GLYPH_LEVEL,
     INK_LEVEL,
     PATCH_H,
     PATCH_W,
     STEP,
     Blob,
     FloatImage,
+    GlyphTemplates,
     blur_for_step,
     describe,
     frame_matrix,
@@ -45,6 +50,10 @@ from scorekeeper.vision.scene import Scene, analyse, card_ink
 
 #: Long side of the working copy of a photo, in pixels.
 WORK_SIDE: Final = 1400
+#: Lowest correlation over the whole index window for a guess to be compared around each
+#: learned glyph (which costs three times as much; on busy cloths most pairs of marks are
+#: no index at all).
+PRESELECT: Final = 0.3
 #: Lowest coarse score (shape alone) for an index guess to have its ink colour read and its
 #: finalists chosen.
 SHORTLIST: Final = 0.6
@@ -52,7 +61,7 @@ SHORTLIST: Final = 0.6
 #: coarse colour reading of a small or blurred index is rough; the close comparison decides).
 CLOSE_LOOK: Final = 0.5
 #: Lowest fine score (aligned correlation less the colour difference) to count as a card.
-ACCEPT: Final = 0.6
+ACCEPT: Final = 0.7
 #: How many best cards of the coarse comparison are compared closely.
 FINALISTS: Final = 4
 #: ... as long as their coarse score is within this of the best.
@@ -105,6 +114,8 @@ MARK_LEVELS: Final = (1.0 - INK_LEVEL, 0.28)
 OPENINGS: Final = (5,)
 #: An opened mark is new when its unopened mark is at least this many times larger.
 OPEN_SPLIT: Final = 1.5
+#: The close comparison looks this many pixels around a learned part's glyph.
+FINE_MARGIN: Final = 3
 #: Largest correction of a guess's frame by the close comparison's alignment: how far its
 #: origin moves (frame units), and how far its axes turn, stretch or shear (frame units).
 REFINE_MAX: Final = (0.5, 0.4)
@@ -393,6 +404,10 @@ def _guesses(scene: Scene, blobs: list[Blob], profile: DeckProfile) -> list[_Gue
 
 
 def _score(scene: Scene, ink: FloatImage, guesses: list[_Guess], profile: DeckProfile) -> None:
+    """The coarse comparison: each guess's index patch against every learned index, first over
+    the whole window (cheap: it drops pairs of marks that are no index), then around each
+    learned glyph; set the best card, the runner-up and the finalists of guesses that come
+    close to one."""
     levels: dict[int, FloatImage] = {}
     patches = np.empty((len(guesses), PATCH_W * PATCH_H), np.float32)
     for i, g in enumerate(guesses):
@@ -401,32 +416,45 @@ def _score(scene: Scene, ink: FloatImage, guesses: list[_Guess], profile: DeckPr
         if level not in levels:
             levels[level] = blur_for_step(ink, (0.0, 2.4, 4.4)[level])
         patches[i] = sample_patch(levels[level], g.frame).reshape(-1)
-    ncc = describe(patches) @ profile.templates.T  # (G, T)
+    rows = np.nonzero((describe(patches) @ profile.templates.T).max(axis=1) >= PRESELECT)[0]
+    ncc = _glyphs(profile).correlate(patches[rows])  # (R, T): the preselected guesses only
     n = len(profile.codes)
-    per_card = np.full((len(guesses), n), -1.0, np.float32)
-    best_template = np.zeros((len(guesses), n), np.int64)
+    per_card = np.full((len(rows), n), -1.0, np.float32)
+    best_template = np.zeros((len(rows), n), np.int64)
     for card in range(n):
         cols = np.nonzero(profile.owner == card)[0]
         sub = ncc[:, cols]
         arg = sub.argmax(axis=1)
-        per_card[:, card] = sub[np.arange(len(guesses)), arg]
+        per_card[:, card] = sub[np.arange(len(rows)), arg]
         best_template[:, card] = cols[arg]
     promising = np.nonzero(per_card.max(axis=1) >= SHORTLIST)[0]
-    for i in (int(k) for k in promising):
+    for k in (int(k) for k in promising):
+        i = int(rows[k])
         g = guesses[i]
         colour = ink_colour(sample_patch(scene.norm, g.frame), patches[i].reshape(PATCH_H, PATCH_W))
         penalty = _colour_penalty(profile.colours, colour)
-        combined = per_card[i] - penalty
+        combined = per_card[k] - penalty
         order = np.argsort(-combined)
         g.card = int(order[0])
         g.score = float(combined[order[0]])
         g.second_card = int(order[1]) if n > 1 else -1
         g.second = float(combined[order[1]]) if n > 1 else -1.0
-        g.template = int(best_template[i, g.card])
+        g.template = int(best_template[k, g.card])
         g.colour = colour
         g.finalists = tuple(int(c) for c in order[:FINALISTS]
                             if combined[c] >= combined[order[0]] - FINALIST_GAP)
-        g.templates = {int(c): int(best_template[i, c]) for c in order[:FINALISTS]}
+        g.templates = {int(c): int(best_template[k, c]) for c in order[:FINALISTS]}
+
+
+_GLYPHS: weakref.WeakKeyDictionary[DeckProfile, GlyphTemplates] = weakref.WeakKeyDictionary()
+
+
+def _glyphs(profile: DeckProfile) -> GlyphTemplates:
+    """The profile's templates prepared for comparison around their glyphs (kept while the
+    profile lives: the server reads every photo against the same one)."""
+    if profile not in _GLYPHS:
+        _GLYPHS[profile] = GlyphTemplates.of(profile.templates)
+    return _GLYPHS[profile]
 
 
 def _colour_penalty(colours: npt.NDArray[np.float32], colour: npt.NDArray[np.float32]) -> (
@@ -439,6 +467,16 @@ def _colour_penalty(colours: npt.NDArray[np.float32], colour: npt.NDArray[np.flo
     return out
 
 
+@dataclass(frozen=True)
+class _Part:
+    """A learned card's rank or pip as the close comparison sees it."""
+
+    shape: FloatImage
+    near: npt.NDArray[np.uint8]  # 255 near the glyph (``_near_glyph``)
+    gradients: npt.NDArray[np.float32]
+    mask: npt.NDArray[np.float32]  # ``near`` laid out as the gradients
+
+
 class _Fine:
     """Close comparison: a larger patch aligned to each finalist's index by ECC (affine)."""
 
@@ -449,7 +487,7 @@ class _Fine:
         self.profile = profile
         self.levels: dict[float, FloatImage] = {}
         self.cards: dict[int, FloatImage] = {}
-        self.templates: dict[tuple[int, int, int], tuple[FloatImage, npt.NDArray[np.float32]]] = {}
+        self.templates: dict[tuple[int, int, int], _Part] = {}
         self.detail = detail
         self.inside = (ink > 0).astype(np.float32)
         self.k = 1.0 if detail is None else detail.shape[1] / ink.shape[1]
@@ -498,9 +536,9 @@ class _Fine:
 
     def _template(
         self, card: int, t: int, part: int
-    ) -> tuple[FloatImage, npt.NDArray[np.float32]]:
-        """A learned card's rank or pip in template ``t``'s frame, and its gradients (kept:
-        the photo's other guesses often have the same finalists)."""
+    ) -> _Part:
+        """A learned card's rank or pip in template ``t``'s frame (kept: the photo's other
+        guesses often have the same finalists)."""
         key = (card, t, part)
         if key not in self.templates:
             window, width, height = FINE_PARTS[part]
@@ -510,28 +548,32 @@ class _Fine:
             out: FloatImage = cv2.warpAffine(self._card(card), m, (width, height),
                                              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                              borderMode=cv2.BORDER_REPLICATE)
-            self.templates[key] = (out, _gradients(out))
+            near = _near_glyph(out)
+            mask = _as_gradients(near)
+            self.templates[key] = _Part(out, near, _gradients(out), mask)
         return self.templates[key]
 
     def settle(self, g: _Guess) -> None:
         """Re-score a guess's finalists; set its card, score and runner-up.
 
         Each part of the sample (rank, pip) is aligned once, to the best coarse candidate, and
-        then compared by gradient correlation with every finalist."""
+        then compared by gradient correlation with every finalist, near the finalists' glyphs
+        (``_fit``)."""
         colour = g.colour if g.colour is not None else np.ones(3, np.float32)
         totals = dict.fromkeys(g.finalists, 0.0)
         first = g.finalists[0]
         frames = []
         for part in range(len(FINE_PARTS)):
-            shape, _ = self._template(first, g.templates[first], part)
-            aligned, warp = _align(shape, self._sample(g, part))
+            learned = self._template(first, g.templates[first], part)
+            aligned, warp = _align(learned.shape, self._sample(g, part), learned.near)
             grad = _gradients(aligned)
             if warp is not None:
                 frames.append(_refined(g.frame, warp, part))
-            for card in g.finalists:
-                _, tmpl = self._template(card, g.templates[card], part)
-                totals[card] += float(tmpl @ grad / max(
-                    1e-6, float(np.linalg.norm(tmpl) * np.linalg.norm(grad))))
+            learned_parts = [self._template(card, g.templates[card], part)
+                             for card in g.finalists]
+            near = np.max([p.mask for p in learned_parts], axis=0)
+            for card, p in zip(g.finalists, learned_parts, strict=True):
+                totals[card] += _fit(p.gradients, grad, near)
         results = []
         for card, total in totals.items():
             penalty = float(_colour_penalty(self.profile.colours[card:card + 1], colour)[0])
@@ -544,16 +586,27 @@ class _Fine:
             g.second, g.second_card = results[1][0], results[1][1]
 
 
-def _align(template: FloatImage, sample: FloatImage) -> tuple[
+def _fit(learned: npt.NDArray[np.float32], sample: npt.NDArray[np.float32],
+         near: npt.NDArray[np.float32]) -> float:
+    """Gradient correlation of a sample with a learned part where ``near`` is 1: near the
+    glyphs of the candidates being compared, all on the same entries (the edge or pips of the
+    card above may lie elsewhere in the window; where one candidate's glyph differs from
+    another's, the sample's ink counts for or against both)."""
+    a, b = learned * near, sample * near
+    return float(a @ b) / max(1e-6, float(np.linalg.norm(a) * np.linalg.norm(b)))
+
+
+def _align(template: FloatImage, sample: FloatImage, near: npt.NDArray[np.uint8]) -> tuple[
         FloatImage, npt.NDArray[np.float64] | None]:
-    """The sample warped onto the template by ECC (affine), and the warp (template pixels to
-    sample pixels); the sample unchanged and no warp if ECC fails."""
+    """The sample warped onto the template by ECC (affine) fitted ``near`` the template's
+    glyph, and the warp (template pixels to sample pixels); the sample unchanged and no warp if
+    ECC fails."""
     warp: npt.NDArray[Any] = np.eye(2, 3, dtype=np.float32)
     criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 30, 1e-4)
     h, w = template.shape
     try:
         _, warp = cv2.findTransformECC(template, sample, warp, cv2.MOTION_AFFINE, criteria,
-                                       np.full(template.shape, 255, np.uint8), 1)
+                                       near, 1)
     except cv2.error:
         return sample, None
     out: FloatImage = cv2.warpAffine(sample, warp, (w, h),
@@ -578,6 +631,21 @@ def _refined(frame: npt.NDArray[np.float64], warp: npt.NDArray[np.float64],
     if moved > REFINE_MAX[0] or float(np.abs(change).max()) > REFINE_MAX[1]:
         return frame
     return out
+
+
+def _near_glyph(patch: FloatImage) -> npt.NDArray[np.uint8]:
+    """255 within ``FINE_MARGIN`` pixels of a learned part's glyph, 0 elsewhere."""
+    size = 2 * FINE_MARGIN + 1
+    out: npt.NDArray[Any] = cv2.dilate(
+        (patch > GLYPH_LEVEL * float(patch.max())).astype(np.uint8) * 255,
+        cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+    return out
+
+
+def _as_gradients(mask: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+    """A pixel mask laid out as ``_gradients`` lays out its entries (1 or 0)."""
+    flat = (mask[1:-1, 1:-1] > 0).ravel().astype(np.float32)
+    return np.concatenate([flat, flat])
 
 
 def _gradients(patch: FloatImage) -> npt.NDArray[np.float32]:

@@ -5,6 +5,7 @@ warnings and the doubtful cards are shown, the keeper corrects a field, previews
 from __future__ import annotations
 
 import json
+import math
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -80,7 +81,8 @@ def test_keeper_fills_end_hand_from_photos(server: ServerThread, browser: Any,
     check = note.locator("[data-hand-check]")
     expect(check).to_contain_text("check: ")
     for card in reply["cards"]:
-        text = f"{card['code']} ({round(card['confidence'] * 100)}%)"
+        # As the page's Math.round: halves round up (Python's round() would round 42.5 to 42).
+        text = f"{card['code']} ({math.floor(card['confidence'] * 100 + 0.5)}%)"
         if card["doubt"]:
             expect(check).to_contain_text(text)
         else:

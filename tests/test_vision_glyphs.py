@@ -1,0 +1,88 @@
+"""Indices compared around their glyphs only: in a fan, the edge and pips of the card above
+reach into an index's window, and must not hide what the index shows."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from scorekeeper.vision.features import (
+    PATCH_H,
+    PATCH_W,
+    GlyphTemplates,
+    describe,
+)
+from scorekeeper.vision.recognition import _as_gradients, _fit, _gradients, _near_glyph
+
+
+def _index(rank: str = "ring") -> np.ndarray:
+    """A drawn index patch: a rank glyph over a pip (ink 1 on blank 0)."""
+    patch = np.zeros((PATCH_H, PATCH_W), np.float32)
+    if rank == "ring":
+        cv2.circle(patch, (12, 8), 5, 1.0, 2)
+    else:
+        cv2.line(patch, (12, 2), (12, 14), 1.0, 2)
+    cv2.circle(patch, (12, 22), 4, 1.0, -1)
+    return patch
+
+
+def _with_neighbour(patch: np.ndarray) -> np.ndarray:
+    """The same patch with the edge of the card above along its left side and the corner of
+    that card's pip at its right."""
+    out = patch.copy()
+    out[:, 1:3] = 0.8
+    cv2.circle(out, (PATCH_W + 2, 24), 5, 1.0, -1)
+    return out
+
+
+def test_a_neighbouring_card_beside_the_glyph_leaves_the_match_whole() -> None:
+    template = describe(_index().reshape(1, -1))
+    seen = _with_neighbour(_index()).reshape(1, -1)
+    plain = float((describe(seen) @ template.T)[0, 0])
+    around = float(GlyphTemplates.of(template).correlate(seen)[0, 0])
+    assert plain < 0.85
+    assert around > 0.98
+
+
+def test_the_glyph_itself_still_decides() -> None:
+    ring, bar = (describe(_index(r).reshape(1, -1)) for r in ("ring", "bar"))
+    glyphs = GlyphTemplates.of(np.vstack([ring, bar]))
+    seen = _with_neighbour(_index("ring")).reshape(1, -1)
+    score = glyphs.correlate(seen)[0]
+    assert score[0] - score[1] > 0.3
+    # Ink over the glyph's own neighbourhood counts against it.
+    smudged = _index("ring")
+    cv2.line(smudged, (4, 1), (20, 15), 1.0, 2)
+    assert glyphs.correlate(smudged.reshape(1, -1))[0, 0] < 0.9
+
+
+def test_the_close_comparison_looks_near_the_learned_glyph_only() -> None:
+    shape = cv2.GaussianBlur(_index(), (0, 0), 0.8)
+    near = _near_glyph(shape)
+    assert near[22, 12] == 255 and near[8, 12] == 255  # the pip's centre, the ring's hole
+    assert near[:, :3].max() == 0  # the left edge, where the card above lies
+    mask = _as_gradients(near)
+    clean = _gradients(shape)
+    cluttered = _gradients(cv2.GaussianBlur(_with_neighbour(_index()), (0, 0), 0.8))
+    plain = float(clean @ cluttered / (np.linalg.norm(clean) * np.linalg.norm(cluttered)))
+    assert plain < 0.9
+    assert _fit(clean, cluttered, mask) > 0.98
+    other = _gradients(cv2.GaussianBlur(_index("bar"), (0, 0), 0.8))
+    assert _fit(clean, other, mask) < 0.7
+
+
+def test_candidates_are_compared_on_the_same_pixels() -> None:
+    # A club's pip holds a spade's shape and more: looked at only near the spade's glyph, a
+    # club would match the spade; near both glyphs, the lobes that stick out count.
+    spade = np.zeros((30, 30), np.float32)
+    cv2.circle(spade, (15, 17), 5, 1.0, -1)
+    club = spade.copy()
+    cv2.circle(club, (15, 5), 3, 1.0, -1)
+    cv2.line(club, (15, 5), (15, 14), 1.0, 1)
+    shapes = [cv2.GaussianBlur(p, (0, 0), 0.8) for p in (spade, club)]
+    masks = [_as_gradients(_near_glyph(p)) for p in shapes]
+    learned_spade, learned_club = (_gradients(p) for p in shapes)
+    seen = _gradients(shapes[1])
+    assert _fit(learned_spade, seen, masks[0]) > 0.9
+    both = np.maximum(masks[0], masks[1])
+    assert _fit(learned_club, seen, both) - _fit(learned_spade, seen, both) > 0.15
