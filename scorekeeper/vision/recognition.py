@@ -252,9 +252,9 @@ def _warnings(cards: list[RecognizedCard], width: int, height: int) -> list[str]
 
 
 def _confidence(score: float, second: float) -> float:
-    """0..1 from the fine score and its lead over the runner-up. Measured on the benchmark,
-    right readings score above 0.9 (a club and a spade of one rank may lead by only 0.01),
-    wrong ones mostly below 0.8."""
+    """0..1 from the fine score and its lead over the runner-up. Measured on the tuned decks,
+    95% of right readings score 0.9 or more (a club and a spade of one rank may lead by only
+    0.01); wrong ones score from 0.63 up, half of them below 0.81."""
     strength = min(1.0, max(0.0, (score - 0.65) / 0.3))
     lead = min(1.0, max(0.0, (score - second) / 0.03))
     return round(strength * (0.6 + 0.4 * lead), 3)
