@@ -107,6 +107,20 @@ def describe(patches: FloatImage) -> FloatImage:
     return out
 
 
+def glyph_mask(part: FloatImage, margin: int) -> npt.NDArray[np.uint8]:
+    """1 within ``margin`` pixels of a learned part's glyph (its pixels brighter than
+    ``GLYPH_LEVEL`` of its brightest), 0 elsewhere.
+
+    >>> part = np.zeros((9, 9), np.float32); part[4, 4] = 1.0
+    >>> int(glyph_mask(part, 2).sum()), int(glyph_mask(part, 2)[0, 0])
+    (17, 0)
+    """
+    grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * margin + 1,) * 2)
+    out: npt.NDArray[Any] = cv2.dilate(
+        (part > GLYPH_LEVEL * float(part.max())).astype(np.uint8), grow)
+    return out
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class GlyphTemplates:
     """Templates prepared for comparison around their glyphs only: for each part (rank rows,
@@ -117,13 +131,12 @@ class GlyphTemplates:
     @classmethod
     def of(cls, templates: FloatImage) -> GlyphTemplates:
         """From described templates (T, PATCH_H * PATCH_W)."""
-        grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * GLYPH_MARGIN + 1,) * 2)
         shaped = templates.reshape(-1, PATCH_H, PATCH_W)
         parts = []
         for rows in (slice(0, SPLIT_ROW), slice(SPLIT_ROW, PATCH_H)):
             masks = np.zeros((len(shaped), rows.stop - rows.start, PATCH_W), np.float32)
             for i, t in enumerate(shaped[:, rows]):
-                masks[i] = cv2.dilate((t > GLYPH_LEVEL * t.max()).astype(np.uint8), grow)
+                masks[i] = glyph_mask(t, GLYPH_MARGIN)
             flat_t = shaped[:, rows].reshape(len(shaped), -1)
             flat_m = masks.reshape(len(shaped), -1)
             count = np.maximum(flat_m.sum(axis=1, keepdims=True), 1.0)

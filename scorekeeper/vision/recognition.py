@@ -28,7 +28,6 @@ from scorekeeper.vision.features import (
     CANON_H,
     CANON_W,
     FINE_PARTS,
-    GLYPH_LEVEL,
     INK_LEVEL,
     PATCH_H,
     PATCH_W,
@@ -39,6 +38,7 @@ from scorekeeper.vision.features import (
     blur_for_step,
     describe,
     frame_matrix,
+    glyph_mask,
     ink_colour,
     inkness,
     patch_matrix,
@@ -561,16 +561,15 @@ class _Fine:
         (``_fit``)."""
         colour = g.colour if g.colour is not None else np.ones(3, np.float32)
         totals = dict.fromkeys(g.finalists, 0.0)
-        first = g.finalists[0]
         frames = []
         for part in range(len(FINE_PARTS)):
-            learned = self._template(first, g.templates[first], part)
-            aligned, warp = _align(learned.shape, self._sample(g, part), learned.near)
+            learned_parts = [self._template(card, g.templates[card], part)
+                             for card in g.finalists]
+            first = learned_parts[0]
+            aligned, warp = _align(first.shape, self._sample(g, part), first.near)
             grad = _gradients(aligned)
             if warp is not None:
                 frames.append(_refined(g.frame, warp, part))
-            learned_parts = [self._template(card, g.templates[card], part)
-                             for card in g.finalists]
             near = np.max([p.mask for p in learned_parts], axis=0)
             for card, p in zip(g.finalists, learned_parts, strict=True):
                 totals[card] += _fit(p.gradients, grad, near)
@@ -634,11 +633,9 @@ def _refined(frame: npt.NDArray[np.float64], warp: npt.NDArray[np.float64],
 
 
 def _near_glyph(patch: FloatImage) -> npt.NDArray[np.uint8]:
-    """255 within ``FINE_MARGIN`` pixels of a learned part's glyph, 0 elsewhere."""
-    size = 2 * FINE_MARGIN + 1
-    out: npt.NDArray[Any] = cv2.dilate(
-        (patch > GLYPH_LEVEL * float(patch.max())).astype(np.uint8) * 255,
-        cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+    """255 within ``FINE_MARGIN`` pixels of a learned part's glyph, 0 elsewhere (as ECC takes
+    a mask)."""
+    out: npt.NDArray[np.uint8] = glyph_mask(patch, FINE_MARGIN) * 255
     return out
 
 
