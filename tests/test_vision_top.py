@@ -15,6 +15,7 @@ from scorekeeper.vision.recognition import (
     SURE,
     _add_reading,
     _Card,
+    _confidence,
     _leads,
     _mark_top,
     _on_cards,
@@ -105,7 +106,7 @@ def _card(quad: np.ndarray) -> _Card:
 def test_the_same_index_read_again_leaves_the_outline_as_it_was() -> None:
     quad = np.array([[100.0, 100.0], [300.0, 100.0], [300.0, 380.0], [100.0, 380.0]])
     card = _card(quad)
-    _add_reading(card, 3, 0.8, quad + 2.0, quad[0] + (11.0, 21.0))
+    _add_reading(card, 3, 0.8, 0.8, quad + 2.0, quad[0] + (11.0, 21.0))
     assert np.allclose(card.quad, quad)
     assert len(card.index_points) == 1
 
@@ -114,10 +115,31 @@ def test_the_other_index_averages_the_outlines_and_the_better_reading_wins() -> 
     quad = np.array([[100.0, 100.0], [300.0, 100.0], [300.0, 380.0], [100.0, 380.0]])
     card = _card(quad)
     turned = np.roll(quad, 2, axis=0) + (4.0, 0.0)
-    _add_reading(card, 7, 0.95, turned, quad[2] - (10.0, 20.0))
+    _add_reading(card, 7, 0.95, 0.93, turned, quad[2] - (10.0, 20.0))
     assert np.allclose(card.quad, quad + (2.0, 0.0))
     assert len(card.index_points) == 2
     assert (card.card, card.score, card.second_card, card.second) == (7, 0.95, 3, 0.9)
+    assert card.worst == 0.93
+
+
+def test_agreeing_readings_keep_the_better_shown_index_for_the_confidence() -> None:
+    quad = np.array([[100.0, 100.0], [300.0, 100.0], [300.0, 380.0], [100.0, 380.0]])
+    card = _card(quad)
+    card.worst = 0.8
+    _add_reading(card, 3, 0.85, 0.96, np.roll(quad, 2, axis=0), quad[2] - (10.0, 20.0))
+    assert (card.card, card.score, card.worst) == (3, 0.9, 0.96)
+    _add_reading(card, 3, 0.7, 0.6, quad, quad[0] + (11.0, 21.0))
+    assert card.worst == 0.96
+
+
+def test_a_reading_is_only_as_sure_as_its_poorer_part() -> None:
+    # A card the profile lacks, read as one with its rank and a look-alike pip (a spade for a
+    # club): a high mean score, one part at 0.9.
+    assert _confidence(0.95, 0.7, 0.9) < 0.9
+    assert _confidence(0.98, 0.7, 0.97) == 1.0
+    # A runner-up close behind takes away most of what the lead adds.
+    assert _confidence(0.98, 0.975, 0.97) == pytest.approx(0.6 + 0.4 * 0.005 / 0.03, abs=1e-3)
+    assert _confidence(0.7, 0.5, 0.7) == 0.0
 
 
 def _scene_with_bay(size: int = 800) -> Scene:
