@@ -12,7 +12,14 @@ from scorekeeper.vision.features import (
     GlyphTemplates,
     describe,
 )
-from scorekeeper.vision.recognition import _as_gradients, _fit, _gradients, _near_glyph
+from scorekeeper.vision.recognition import (
+    _aligned,
+    _as_gradients,
+    _fit,
+    _gradients,
+    _near_glyph,
+    _Part,
+)
 
 
 def _index(rank: str = "ring") -> np.ndarray:
@@ -86,3 +93,33 @@ def test_candidates_are_compared_on_the_same_pixels() -> None:
     assert _fit(learned_spade, seen, masks[0]) > 0.9
     both = np.maximum(masks[0], masks[1])
     assert _fit(learned_club, seen, both) - _fit(learned_spade, seen, both) > 0.15
+
+
+def _rank_part(text: str) -> np.ndarray:
+    """A rank glyph in the close comparison's rank window (40 x 28), blurred as learned."""
+    part = np.zeros((28, 40), np.uint8)
+    cv2.putText(part, text, (11, 23), cv2.FONT_HERSHEY_SIMPLEX, 0.8, 255, 2, cv2.LINE_AA)
+    return cv2.GaussianBlur(part.astype(np.float32) / 255, (0, 0), 0.8)
+
+
+def _learned(shape: np.ndarray) -> _Part:
+    near = _near_glyph(shape)
+    return _Part(shape, near, _gradients(shape), _as_gradients(near))
+
+
+def test_each_finalist_is_judged_in_its_own_alignment() -> None:
+    # An 8 seen through a tilted phone (squeezed and sheared), with a 3 and an 8 as finalists:
+    # aligned to the 3, the sample's 8 is bent to fit a 3; aligned to the 8 (from the 3's
+    # alignment, in a few steps), it fits the 8 as the photo shows it.
+    three, eight = _learned(_rank_part("3")), _learned(_rank_part("8"))
+    tilt = np.array([[0.86, 0.12, 4.0], [0.0, 0.95, 1.5]], np.float32)
+    sample = cv2.warpAffine(eight.shape, tilt, (40, 28), borderMode=cv2.BORDER_REPLICATE)
+    to_three = _aligned(three, sample, None)
+    to_eight = _aligned(eight, sample, to_three.warp)
+    assert to_three.warp is not None and to_eight.warp is not None
+    near = np.maximum(three.mask, eight.mask)
+    in_threes_frame = _fit(eight.gradients, to_three.gradients, near)
+    in_its_own = _fit(eight.gradients, to_eight.gradients, near)
+    assert in_its_own > 0.95
+    assert in_its_own - in_threes_frame > 0.03
+    assert in_its_own - _fit(three.gradients, to_eight.gradients, near) > 0.2

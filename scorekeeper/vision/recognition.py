@@ -119,6 +119,12 @@ FINE_MARGIN: Final = 3
 #: Largest correction of a guess's frame by the close comparison's alignment: how far its
 #: origin moves (frame units), and how far its axes turn, stretch or shear (frame units).
 REFINE_MAX: Final = (0.5, 0.4)
+#: Two finalists' learned parts that correlate this well are one glyph (one rank in two suits,
+#: one suit in two ranks): the sample is aligned once for both.
+SAME_GLYPH: Final = 0.9
+#: ECC iterations aligning a part of the sample to the first distinct glyph among the
+#: finalists, and to each further one (starting from the first alignment).
+ALIGN_STEPS: Final = (30, 8)
 #: Ink marks whose boxes are this close (a fraction of the smaller mark's size) may be one
 #: glyph broken apart by blur, JPEG or thin strokes: their union is tried as a mark too.
 MERGE_GAP: Final = 0.35
@@ -561,25 +567,30 @@ class _Fine:
         return self.templates[key]
 
     def settle(self, g: _Guess) -> None:
-        """Re-score a guess's finalists; set its card, score and runner-up.
+        """Re-score a guess's finalists; set its card, score, poorer part and runner-up.
 
-        Each part of the sample (rank, pip) is aligned once, to the best coarse candidate, and
-        then compared by gradient correlation with every finalist, near the finalists' glyphs
-        (``_fit``)."""
+        Each part of the sample (rank, pip) is aligned to each distinct glyph among the
+        finalists' parts (aligned to the best coarse candidate only, an 8 was judged in the
+        frame that fits a 3), then compared by gradient correlation with every finalist, near
+        the finalists' glyphs (``_fit``)."""
         colour = g.colour if g.colour is not None else np.ones(3, np.float32)
         fits: dict[int, list[float]] = {card: [] for card in g.finalists}
-        frames = []
+        frames: dict[int, list[npt.NDArray[np.float64]]] = {card: [] for card in g.finalists}
         for part in range(len(FINE_PARTS)):
             learned_parts = [self._template(card, g.templates[card], part)
                              for card in g.finalists]
-            first = learned_parts[0]
-            aligned, warp = _align(first.shape, self._sample(g, part), first.near)
-            grad = _gradients(aligned)
-            if warp is not None:
-                frames.append(_refined(g.frame, warp, part))
+            sample = self._sample(g, part)
             near = np.max([p.mask for p in learned_parts], axis=0)
+            seen: list[_Aligned] = []
             for card, p in zip(g.finalists, learned_parts, strict=True):
-                fits[card].append(_fit(p.gradients, grad, near))
+                aligned = next((a for a in seen if _fit(a.learned.gradients, p.gradients, near)
+                                >= SAME_GLYPH), None)
+                if aligned is None:
+                    aligned = _aligned(p, sample, seen[0].warp if seen else None)
+                    seen.append(aligned)
+                fits[card].append(_fit(p.gradients, aligned.gradients, near))
+                if aligned.warp is not None:
+                    frames[card].append(_refined(g.frame, aligned.warp, part))
         results = []
         for card, parts in fits.items():
             penalty = float(_colour_penalty(self.profile.colours[card:card + 1], colour)[0])
@@ -587,10 +598,31 @@ class _Fine:
                             min(parts) - penalty))
         results.sort(reverse=True)
         g.score, g.card, g.template, g.worst = results[0]
-        if frames:
-            g.refined = np.mean(frames, axis=0)
+        if frames[g.card]:
+            g.refined = np.mean(frames[g.card], axis=0)
         if len(results) > 1:
             g.second, g.second_card = results[1][0], results[1][1]
+
+
+@dataclass(frozen=True)
+class _Aligned:
+    """A part of the sample aligned to one learned glyph."""
+
+    learned: _Part
+    gradients: npt.NDArray[np.float32]  # of the aligned sample
+    warp: npt.NDArray[np.float64] | None  # learned part's pixels to the sample's; None: failed
+
+
+def _aligned(learned: _Part, sample: FloatImage,
+             start: npt.NDArray[np.float64] | None) -> _Aligned:
+    """``sample`` aligned to ``learned``: from ``start`` (another glyph's alignment of it) in
+    a few steps, or from scratch when there is none or that fails."""
+    if start is not None:
+        out, warp = _align(learned.shape, sample, learned.near, start, ALIGN_STEPS[1])
+        if warp is not None:
+            return _Aligned(learned, _gradients(out), warp)
+    out, warp = _align(learned.shape, sample, learned.near)
+    return _Aligned(learned, _gradients(out), warp)
 
 
 def _fit(learned: npt.NDArray[np.float32], sample: npt.NDArray[np.float32],
@@ -603,13 +635,15 @@ def _fit(learned: npt.NDArray[np.float32], sample: npt.NDArray[np.float32],
     return float(a @ b) / max(1e-6, float(np.linalg.norm(a) * np.linalg.norm(b)))
 
 
-def _align(template: FloatImage, sample: FloatImage, near: npt.NDArray[np.uint8]) -> tuple[
+def _align(template: FloatImage, sample: FloatImage, near: npt.NDArray[np.uint8],
+           start: npt.NDArray[np.float64] | None = None, steps: int = ALIGN_STEPS[0]) -> tuple[
         FloatImage, npt.NDArray[np.float64] | None]:
-    """The sample warped onto the template by ECC (affine) fitted ``near`` the template's
-    glyph, and the warp (template pixels to sample pixels); the sample unchanged and no warp if
-    ECC fails."""
-    warp: npt.NDArray[Any] = np.eye(2, 3, dtype=np.float32)
-    criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 30, 1e-4)
+    """The sample warped onto the template by ECC (affine, from ``start`` or no warp) fitted
+    ``near`` the template's glyph, and the warp (template pixels to sample pixels); the sample
+    unchanged and no warp if ECC fails."""
+    warp: npt.NDArray[Any] = (np.eye(2, 3, dtype=np.float32) if start is None
+                              else start.astype(np.float32))
+    criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, steps, 1e-4)
     h, w = template.shape
     try:
         _, warp = cv2.findTransformECC(template, sample, warp, cv2.MOTION_AFFINE, criteria,
