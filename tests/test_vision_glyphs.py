@@ -1,10 +1,13 @@
 """Indices compared around their glyphs only: in a fan, the edge and pips of the card above
-reach into an index's window, and must not hide what the index shows."""
+reach into an index's window, and must not hide what the index shows. Also: each finalist is
+judged in its own alignment, and each card scores by the best of its own templates."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scorekeeper.vision.features import (
     PATCH_H,
@@ -19,6 +22,7 @@ from scorekeeper.vision.recognition import (
     _gradients,
     _near_glyph,
     _Part,
+    _per_card,
 )
 
 
@@ -123,3 +127,27 @@ def test_each_finalist_is_judged_in_its_own_alignment() -> None:
     assert in_its_own > 0.95
     assert in_its_own - in_threes_frame > 0.03
     assert in_its_own - _fit(three.gradients, to_eight.gradients, near) > 0.2
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_each_cards_best_template_is_found_among_its_own(data: st.DataObject) -> None:
+    cards = data.draw(st.integers(1, 8))
+    templates = data.draw(st.integers(0, 20))
+    rows = data.draw(st.integers(0, 4))
+    owner = np.array(data.draw(st.lists(st.integers(0, cards - 1), min_size=templates,
+                                        max_size=templates)), np.int32)
+    levels = st.sampled_from([-0.5, 0.0, 0.25, 0.75, 1.0])  # few levels: ties happen
+    scores = np.array(data.draw(st.lists(st.lists(levels, min_size=templates,
+                                                  max_size=templates),
+                                         min_size=rows, max_size=rows)),
+                      np.float32).reshape(rows, templates)
+    best, which = _per_card(scores, owner, cards)
+    for card in range(cards):
+        own = np.nonzero(owner == card)[0]
+        if not len(own):
+            assert (best[:, card] == -1.0).all()
+            continue
+        first = own[scores[:, own].argmax(axis=1)]
+        assert (which[:, card] == first).all()
+        assert (best[:, card] == scores[np.arange(rows), first]).all()

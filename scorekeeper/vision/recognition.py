@@ -432,14 +432,7 @@ def _score(scene: Scene, ink: FloatImage, guesses: list[_Guess], profile: DeckPr
     rows = np.nonzero((describe(patches) @ profile.templates.T).max(axis=1) >= PRESELECT)[0]
     ncc = _glyphs(profile).correlate(patches[rows])  # (R, T): the preselected guesses only
     n = len(profile.codes)
-    per_card = np.full((len(rows), n), -1.0, np.float32)
-    best_template = np.zeros((len(rows), n), np.int64)
-    for card in range(n):
-        cols = np.nonzero(profile.owner == card)[0]
-        sub = ncc[:, cols]
-        arg = sub.argmax(axis=1)
-        per_card[:, card] = sub[np.arange(len(rows)), arg]
-        best_template[:, card] = cols[arg]
+    per_card, best_template = _per_card(ncc, profile.owner, n)
     promising = np.nonzero(per_card.max(axis=1) >= SHORTLIST)[0]
     for k in (int(k) for k in promising):
         i = int(rows[k])
@@ -457,6 +450,32 @@ def _score(scene: Scene, ink: FloatImage, guesses: list[_Guess], profile: DeckPr
         g.finalists = tuple(int(c) for c in order[:FINALISTS]
                             if combined[c] >= combined[order[0]] - FINALIST_GAP)
         g.templates = {int(c): int(best_template[k, c]) for c in order[:FINALISTS]}
+
+
+def _per_card(scores: npt.NDArray[np.float32], owner: npt.NDArray[np.int32], n: int) -> tuple[
+        npt.NDArray[np.float32], npt.NDArray[np.int64]]:
+    """Each card's best template score in each row of ``scores`` (rows by templates; -1 for a
+    card without templates), and which template that is (the first of equals).
+
+    >>> s = np.array([[0.25, 0.75, 0.5, 0.125]], np.float32)
+    >>> best, which = _per_card(s, np.array([0, 2, 0, 2], np.int32), 3)
+    >>> best.tolist(), which.tolist()
+    ([[0.5, -1.0, 0.75]], [[2, 0, 1]])
+    """
+    best = np.full((len(scores), n), -1.0, np.float32)
+    which = np.zeros((len(scores), n), np.int64)
+    if not len(owner) or not len(scores):
+        return best, which
+    order = np.argsort(owner, kind="stable")
+    cards, starts = np.unique(owner[order], return_index=True)
+    grouped = scores[:, order]
+    top = np.maximum.reduceat(grouped, starts, axis=1)
+    at_top = grouped >= top[:, np.searchsorted(cards, owner[order])]
+    first = np.minimum.reduceat(np.where(at_top, np.arange(len(order)), len(order)), starts,
+                                axis=1)
+    best[:, cards] = top
+    which[:, cards] = order[first]
+    return best, which
 
 
 _GLYPHS: weakref.WeakKeyDictionary[DeckProfile, GlyphTemplates] = weakref.WeakKeyDictionary()

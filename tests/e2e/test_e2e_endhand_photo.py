@@ -76,8 +76,9 @@ def test_keeper_fills_end_hand_from_photos(server: ServerThread, browser: Any,
     read = [c["code"] for c in reply["cards"]]
     assert keeper.input_value("[data-hand='Cy']").split() == read
     assert reply["warnings"] and any(c["doubt"] for c in reply["cards"])
-    for warning in reply["warnings"]:
-        expect(note.locator(".ph-warning").first).to_contain_text(warning)
+    warnings = note.locator(".ph-warning")
+    for k, warning in enumerate(reply["warnings"]):
+        expect(warnings.nth(k)).to_contain_text(warning)
     check = note.locator("[data-hand-check]")
     expect(check).to_contain_text("check: ")
     for card in reply["cards"]:
