@@ -118,10 +118,11 @@ def test_each_finalist_is_judged_in_its_own_alignment() -> None:
     three, eight = _learned(_rank_part("3")), _learned(_rank_part("8"))
     tilt = np.array([[0.86, 0.12, 4.0], [0.0, 0.95, 1.5]], np.float32)
     sample = cv2.warpAffine(eight.shape, tilt, (40, 28), borderMode=cv2.BORDER_REPLICATE)
-    to_three = _aligned(three, sample, None)
-    to_eight = _aligned(eight, sample, to_three.warp)
-    assert to_three.warp is not None and to_eight.warp is not None
     near = np.maximum(three.mask, eight.mask)
+    to_three = _aligned(three, sample, near, None)
+    to_eight = _aligned(eight, sample, near, to_three.warp)
+    assert to_three.warp is not None and to_eight.warp is not None
+    assert not to_three.sure and to_eight.sure
     in_threes_frame = _fit(eight.gradients, to_three.gradients, near)
     in_its_own = _fit(eight.gradients, to_eight.gradients, near)
     assert in_its_own > 0.95

@@ -84,12 +84,12 @@ def test_held_out_standard_deck_read_at_wild_tables(tmp_path: Path) -> None:
     total, right, extra, confident_wrong = _read(deck, profile, CODES, 31, 10)
     print(f"dondorf: {refused} refused, {right}/{total} right, {extra} extra, "
           f"{confident_wrong} confident and wrong")
-    # Floors at the measured level (32 of 48 right, 15 extra, 7 confident and wrong, 2 jokers
+    # Floors at the measured level (32 of 48 right, 16 extra, 4 confident and wrong, 2 jokers
     # refused): a regression guard, not the target (bench/vision_bench.py prints the figures).
     assert refused <= 2
     assert right >= 0.66 * total, (right, total)
-    assert extra <= 15
-    assert confident_wrong <= 7
+    assert extra <= 16
+    assert confident_wrong <= 4
 
 
 def test_held_out_toss_like_deck_read_at_wild_tables(tmp_path: Path) -> None:
@@ -99,9 +99,9 @@ def test_held_out_toss_like_deck_read_at_wild_tables(tmp_path: Path) -> None:
     total, right, extra, confident_wrong = _read(deck, profile, TOSS_CODES, 32, 10)
     print(f"bellot Toss-like: {refused} refused, {right}/{total} right, {extra} extra, "
           f"{confident_wrong} confident and wrong")
-    # Floors at the measured level (18 of 55 right, 2 extra, 14 confident and wrong, none
+    # Floors at the measured level (18 of 55 right, 2 extra, 11 confident and wrong, none
     # refused): far from the target, a regression guard only.
     assert refused == 0
     assert right >= 0.32 * total, (right, total)
     assert extra <= 2
-    assert confident_wrong <= 14
+    assert confident_wrong <= 11

@@ -122,9 +122,12 @@ REFINE_MAX: Final = (0.5, 0.4)
 #: Two finalists' learned parts that correlate this well are one glyph (one rank in two suits,
 #: one suit in two ranks): the sample is aligned once for both.
 SAME_GLYPH: Final = 0.9
+#: A part of the sample that fits the first finalist's glyph this well (aligned to it) is that
+#: glyph: the other finalists are judged in the same alignment.
+ALIGNED_SURE: Final = 0.95
 #: ECC iterations aligning a part of the sample to the first distinct glyph among the
 #: finalists, and to each further one (starting from the first alignment).
-ALIGN_STEPS: Final = (30, 8)
+ALIGN_STEPS: Final = (15, 5)
 #: Ink marks whose boxes are this close (a fraction of the smaller mark's size) may be one
 #: glyph broken apart by blur, JPEG or thin strokes: their union is tried as a mark too.
 MERGE_GAP: Final = 0.35
@@ -588,13 +591,14 @@ class _Fine:
     def settle(self, g: _Guess) -> None:
         """Re-score a guess's finalists; set its card, score, poorer part and runner-up.
 
-        Each part of the sample (rank, pip) is aligned to each distinct glyph among the
-        finalists' parts (aligned to the best coarse candidate only, an 8 was judged in the
-        frame that fits a 3), then compared by gradient correlation with every finalist, near
-        the finalists' glyphs (``_fit``)."""
+        Each part of the sample (rank, pip) is aligned to the best coarse candidate's glyph
+        and, unless it plainly is that glyph, to each other distinct glyph among the
+        finalists' (aligned to the first only, an 8 was judged in the frame that fits a 3);
+        then compared by gradient correlation with every finalist, near the finalists' glyphs
+        (``_fit``)."""
         colour = g.colour if g.colour is not None else np.ones(3, np.float32)
         fits: dict[int, list[float]] = {card: [] for card in g.finalists}
-        frames: dict[int, list[npt.NDArray[np.float64]]] = {card: [] for card in g.finalists}
+        warps: dict[int, list[npt.NDArray[np.float64] | None]] = {c: [] for c in g.finalists}
         for part in range(len(FINE_PARTS)):
             learned_parts = [self._template(card, g.templates[card], part)
                              for card in g.finalists]
@@ -602,14 +606,13 @@ class _Fine:
             near = np.max([p.mask for p in learned_parts], axis=0)
             seen: list[_Aligned] = []
             for card, p in zip(g.finalists, learned_parts, strict=True):
-                aligned = next((a for a in seen if _fit(a.learned.gradients, p.gradients, near)
-                                >= SAME_GLYPH), None)
+                aligned = next((a for a in seen if a.sure or _fit(
+                    a.learned.gradients, p.gradients, near) >= SAME_GLYPH), None)
                 if aligned is None:
-                    aligned = _aligned(p, sample, seen[0].warp if seen else None)
+                    aligned = _aligned(p, sample, near, seen[0].warp if seen else None)
                     seen.append(aligned)
                 fits[card].append(_fit(p.gradients, aligned.gradients, near))
-                if aligned.warp is not None:
-                    frames[card].append(_refined(g.frame, aligned.warp, part))
+                warps[card].append(aligned.warp)
         results = []
         for card, parts in fits.items():
             penalty = float(_colour_penalty(self.profile.colours[card:card + 1], colour)[0])
@@ -617,8 +620,10 @@ class _Fine:
                             min(parts) - penalty))
         results.sort(reverse=True)
         g.score, g.card, g.template, g.worst = results[0]
-        if frames[g.card]:
-            g.refined = np.mean(frames[g.card], axis=0)
+        frames = [_refined(g.frame, warp, part)
+                  for part, warp in enumerate(warps[g.card]) if warp is not None]
+        if frames:
+            g.refined = np.mean(frames, axis=0)
         if len(results) > 1:
             g.second, g.second_card = results[1][0], results[1][1]
 
@@ -630,18 +635,21 @@ class _Aligned:
     learned: _Part
     gradients: npt.NDArray[np.float32]  # of the aligned sample
     warp: npt.NDArray[np.float64] | None  # learned part's pixels to the sample's; None: failed
+    sure: bool  # the sample plainly is this glyph (``ALIGNED_SURE``)
 
 
-def _aligned(learned: _Part, sample: FloatImage,
+def _aligned(learned: _Part, sample: FloatImage, near: npt.NDArray[np.float32],
              start: npt.NDArray[np.float64] | None) -> _Aligned:
     """``sample`` aligned to ``learned``: from ``start`` (another glyph's alignment of it) in
-    a few steps, or from scratch when there is none or that fails."""
-    if start is not None:
-        out, warp = _align(learned.shape, sample, learned.near, start, ALIGN_STEPS[1])
-        if warp is not None:
-            return _Aligned(learned, _gradients(out), warp)
-    out, warp = _align(learned.shape, sample, learned.near)
-    return _Aligned(learned, _gradients(out), warp)
+    a few steps, or from scratch when there is none or that fails; sure when it then fits the
+    learned glyph ``ALIGNED_SURE`` well ``near`` the glyphs compared."""
+    out, warp = (_align(learned.shape, sample, learned.near, start, ALIGN_STEPS[1])
+                 if start is not None else (sample, None))
+    if warp is None:
+        out, warp = _align(learned.shape, sample, learned.near)
+    gradients = _gradients(out)
+    return _Aligned(learned, gradients, warp,
+                    _fit(learned.gradients, gradients, near) >= ALIGNED_SURE)
 
 
 def _fit(learned: npt.NDArray[np.float32], sample: npt.NDArray[np.float32],
