@@ -99,9 +99,9 @@ def test_held_out_toss_like_deck_read_at_wild_tables(tmp_path: Path) -> None:
     total, right, extra, confident_wrong = _read(deck, profile, TOSS_CODES, 32, 10)
     print(f"bellot Toss-like: {refused} refused, {right}/{total} right, {extra} extra, "
           f"{confident_wrong} confident and wrong")
-    # Floors at the measured level (18 of 55 right, 2 extra, 11 confident and wrong, none
+    # Floors at the measured level (18 of 55 right, 1 extra, 11 confident and wrong, none
     # refused): far from the target, a regression guard only.
     assert refused == 0
     assert right >= 0.32 * total, (right, total)
-    assert extra <= 2
+    assert extra <= 1
     assert confident_wrong <= 11
