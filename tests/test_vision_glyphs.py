@@ -17,10 +17,8 @@ from scorekeeper.vision.features import (
 )
 from scorekeeper.vision.recognition import (
     _aligned,
-    _as_gradients,
     _fit,
     _gradients,
-    _near_glyph,
     _Part,
     _per_card,
 )
@@ -68,12 +66,10 @@ def test_the_glyph_itself_still_decides() -> None:
 
 
 def test_the_close_comparison_looks_near_the_learned_glyph_only() -> None:
-    shape = cv2.GaussianBlur(_index(), (0, 0), 0.8)
-    near = _near_glyph(shape)
+    learned = _Part.of(cv2.GaussianBlur(_index(), (0, 0), 0.8))
+    near, mask, clean = learned.near, learned.mask, learned.gradients
     assert near[22, 12] == 255 and near[8, 12] == 255  # the pip's centre, the ring's hole
     assert near[:, :3].max() == 0  # the left edge, where the card above lies
-    mask = _as_gradients(near)
-    clean = _gradients(shape)
     cluttered = _gradients(cv2.GaussianBlur(_with_neighbour(_index()), (0, 0), 0.8))
     plain = float(clean @ cluttered / (np.linalg.norm(clean) * np.linalg.norm(cluttered)))
     assert plain < 0.9
@@ -90,13 +86,13 @@ def test_candidates_are_compared_on_the_same_pixels() -> None:
     club = spade.copy()
     cv2.circle(club, (15, 5), 3, 1.0, -1)
     cv2.line(club, (15, 5), (15, 14), 1.0, 1)
-    shapes = [cv2.GaussianBlur(p, (0, 0), 0.8) for p in (spade, club)]
-    masks = [_as_gradients(_near_glyph(p)) for p in shapes]
-    learned_spade, learned_club = (_gradients(p) for p in shapes)
-    seen = _gradients(shapes[1])
-    assert _fit(learned_spade, seen, masks[0]) > 0.9
-    both = np.maximum(masks[0], masks[1])
-    assert _fit(learned_club, seen, both) - _fit(learned_spade, seen, both) > 0.15
+    learned_spade, learned_club = (_Part.of(cv2.GaussianBlur(p, (0, 0), 0.8))
+                                   for p in (spade, club))
+    seen = learned_club.gradients
+    assert _fit(learned_spade.gradients, seen, learned_spade.mask) > 0.9
+    both = np.maximum(learned_spade.mask, learned_club.mask)
+    assert (_fit(learned_club.gradients, seen, both)
+            - _fit(learned_spade.gradients, seen, both)) > 0.15
 
 
 def _rank_part(text: str) -> np.ndarray:
@@ -106,16 +102,11 @@ def _rank_part(text: str) -> np.ndarray:
     return cv2.GaussianBlur(part.astype(np.float32) / 255, (0, 0), 0.8)
 
 
-def _learned(shape: np.ndarray) -> _Part:
-    near = _near_glyph(shape)
-    return _Part(shape, near, _gradients(shape), _as_gradients(near))
-
-
 def test_each_finalist_is_judged_in_its_own_alignment() -> None:
     # An 8 seen through a tilted phone (squeezed and sheared), with a 3 and an 8 as finalists:
     # aligned to the 3, the sample's 8 is bent to fit a 3; aligned to the 8 (from the 3's
     # alignment, in a few steps), it fits the 8 as the photo shows it.
-    three, eight = _learned(_rank_part("3")), _learned(_rank_part("8"))
+    three, eight = _Part.of(_rank_part("3")), _Part.of(_rank_part("8"))
     tilt = np.array([[0.86, 0.12, 4.0], [0.0, 0.95, 1.5]], np.float32)
     sample = cv2.warpAffine(eight.shape, tilt, (40, 28), borderMode=cv2.BORDER_REPLICATE)
     near = np.maximum(three.mask, eight.mask)

@@ -511,6 +511,11 @@ class _Part:
     gradients: npt.NDArray[np.float32]
     mask: npt.NDArray[np.float32]  # ``near`` laid out as the gradients
 
+    @classmethod
+    def of(cls, shape: FloatImage) -> _Part:
+        near = _near_glyph(shape)
+        return cls(shape, near, _gradients(shape), _as_gradients(near))
+
 
 class _Fine:
     """Close comparison: a larger patch aligned to each finalist's index by ECC (affine)."""
@@ -583,9 +588,7 @@ class _Fine:
             out: FloatImage = cv2.warpAffine(self._card(card), m, (width, height),
                                              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                              borderMode=cv2.BORDER_REPLICATE)
-            near = _near_glyph(out)
-            mask = _as_gradients(near)
-            self.templates[key] = _Part(out, near, _gradients(out), mask)
+            self.templates[key] = _Part.of(out)
         return self.templates[key]
 
     def settle(self, g: _Guess) -> None:
