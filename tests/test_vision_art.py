@@ -1,17 +1,20 @@
-"""Defects found on third-party decks the recogniser is tuned on (Aisleriot themes from Debian's
-gnome-cards-data), each pinned by the exact photo that showed it. Skipped without the themes
-unless ``SCOREKEEPER_REQUIRE_CARD_ART=1`` (CI)."""
+"""Defects found on third-party decks the recogniser is tuned on, or probed with (Aisleriot
+themes from Debian's gnome-cards-data), each pinned by the exact photo or card that showed it.
+Skipped without the themes unless ``SCOREKEEPER_REQUIRE_CARD_ART=1`` (CI)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from test_vision_heldout import _need_art
 
 from scorekeeper.vision import calibrate_dir, recognize
 from scorekeeper.vision.art import ArtDeck, aisleriot
+from scorekeeper.vision.features import CANON_H, CANON_W
+from scorekeeper.vision.learn import find_index, normalise_card
 from scorekeeper.vision.profile import DeckProfile
 from scorekeeper.vision.synth import SynthPhoto, calibration_photo, make_photo
 
@@ -92,3 +95,23 @@ def test_court_cards_on_grained_wood_are_learned(tmp_path: Path) -> None:
     result = calibrate_dir(tmp_path, deck="standard")
     assert not result.failed, result.failed
     assert set(result.profile.codes) == wanted
+
+
+@pytest.mark.parametrize(("theme", "code"), [
+    ("ornamental", "2he"),  # a large index whose pip reaches below the usual corner box
+    ("ornamental", "10di"),
+    ("tigullio", "Jhe"),  # a large heart printed beside the rank
+    ("ancient_french", "Kcl"),  # ... where a dot of the court art used to be taken for the pip
+    ("ancient_french", "Kdi"),
+    ("lattmann", "Qsp"),
+])
+def test_the_index_pip_is_the_small_mark_right_below_the_rank(theme: str, code: str) -> None:
+    _need_art(theme)
+    drawn = aisleriot(theme).cards[code]
+    card = cv2.resize(drawn.image, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
+    pip, ranks = find_index(normalise_card(card))
+    rank_h = max(r.h for r in ranks)
+    rank_bottom = max(r.y + r.h for r in ranks)
+    assert rank_bottom - 0.2 * rank_h <= pip.y <= rank_bottom + 0.8 * rank_h
+    assert 0.4 * rank_h <= pip.h <= 1.2 * rank_h
+    assert min(r.x for r in ranks) - pip.w <= pip.centroid[0] <= max(r.x + r.w for r in ranks)

@@ -1,8 +1,9 @@
 """Learning one card from a straight, upright picture of it (``CANON_W`` x ``CANON_H``).
 
-The corner index is found as the ink marks in the top-left corner: the lowest is the suit pip,
-the ones above it the rank. Each rank mark (and all of them together) anchors an index frame;
-patches are sampled in that frame from the card as it is and as seen through a tilted phone.
+The corner index is found as the ink marks in the top-left corner: the top-most is the rank
+(with any mark of its height beside it), the nearest mark right below it the suit pip. Each
+rank mark (and all of them together) anchors an index frame; patches are sampled in that frame
+from the card as it is and as seen through a tilted phone.
 """
 
 from __future__ import annotations
@@ -37,6 +38,15 @@ from scorekeeper.vision.profile import CardModel
 
 #: Ink levels (darkest normalised channel below this) at which the index is looked for.
 INDEX_LEVELS: Final = (INK_LEVEL, 0.4, 0.28)
+#: Where the rank of a corner index ends at the latest (fractions of the card's width, height).
+RANK_BOX: Final = (0.34, 0.42)
+#: A mark beside the rank's top mark is another part of the rank (the 0 of 10) only if it is
+#: less than this many times as tall (a large pip printed beside the rank is taller).
+RANK_PARTS: Final = 1.25
+#: Where the suit pip below it ends at the latest (fraction of the card's height).
+PIP_BOTTOM: Final = 0.55
+#: The widest gap between the rank and the pip below it, in rank heights.
+PIP_GAP: Final = 0.8
 #: Width of the card rim (fraction of the card width) treated as blank.
 EDGE_MARGIN: Final = 0.03
 
@@ -80,37 +90,51 @@ def _find_index(norm: FloatImage, level: float) -> tuple[Blob, list[Blob]]:
     margin = round(0.015 * w)
     ink[:margin, :] = ink[-margin:, :] = False
     ink[:, :margin] = ink[:, -margin:] = False
-    region_w, region_h = 0.34 * w, 0.42 * h
     marks = [
         b for b in ink_blobs(ink, min_area=6)
-        if b.x + b.w <= region_w and b.y + b.h <= region_h and b.x < 0.22 * w
+        if b.x + b.w <= RANK_BOX[0] * w and b.y + b.h <= PIP_BOTTOM * h and b.x < 0.22 * w
         # not a piece of the card's printed rim or rounded corner:
         and (min(b.x, b.y) > margin or min(b.w, b.h) >= 0.06 * w)
         and b.size >= 0.03 * w and min(b.w, b.h) >= 0.02 * w
     ]
-    if len(marks) < 2:
+    in_box = [b for b in marks if b.y + b.h <= RANK_BOX[1] * h]
+    if not in_box or len(marks) < 2:
         raise NoIndexFoundError(
             "no corner index (rank above suit) found in the card's top-left corner"
         )
-    top = min(marks, key=lambda b: b.y)
+    top = min(in_box, key=lambda b: b.y)
     # The rank's marks sit side by side (the 1 and 0 of 10), no wider apart than a glyph;
-    # court art beside the index is not part of it.
-    ranks = [top]
-    for b in sorted(marks, key=lambda m: m.x):
+    # court art beside the index is not part of it. A large pip printed beside the rank
+    # looks like a second rank mark, so the rank alone is tried where that leaves no pip.
+    beside_top = [top]
+    for b in sorted(in_box, key=lambda m: m.x):
         beside = min(b.y + b.h, top.y + top.h) - max(b.y, top.y) > 0.5 * min(b.h, top.h)
         near = any(min(abs(b.x - (r.x + r.w)), abs(r.x - (b.x + b.w))) < 0.6 * top.h
-                   for r in ranks)
-        if b is not top and beside and near and b.h < 1.6 * top.h:
-            ranks.append(b)
+                   for r in beside_top)
+        if b is not top and beside and near and b.h < RANK_PARTS * top.h:
+            beside_top.append(b)
+    # A corner that shows a lone symbol (some jokers) is learned with the nearest mark of the
+    # art below it for a pip, as long as that lies in the index's usual box.
+    for ranks, gap in ((beside_top, PIP_GAP), ([top], PIP_GAP), (beside_top, None)):
+        pip = _pip_below(in_box if gap is None else marks, ranks, gap)
+        if pip is not None:
+            return pip, ranks
+    raise NoIndexFoundError("the card's corner shows a rank but no suit pip below it")
+
+
+def _pip_below(marks: list[Blob], ranks: list[Blob], gap: float | None) -> Blob | None:
+    """The suit pip of an index whose rank is ``ranks``: the nearest mark below the rank,
+    at most ``gap`` rank heights below it (if given) and no further to the side than the
+    rank is wide."""
     left = min(b.x for b in ranks)
     right = max(b.x + b.w for b in ranks)
     bottom = max(b.y + b.h for b in ranks)
-    below = [b for b in marks if all(b is not r for r in ranks) and b.y >= bottom - 0.2 * top.h
+    height = ranks[0].h  # the top mark's
+    below = [b for b in marks if all(b is not r for r in ranks)
+             and bottom - 0.2 * height <= b.y
+             and (gap is None or b.y <= bottom + gap * height)
              and left - (right - left) <= b.centroid[0] <= right + (right - left)]
-    if not below:
-        raise NoIndexFoundError("the card's corner shows a rank but no suit pip below it")
-    pip = min(below, key=lambda b: b.y)
-    return pip, ranks
+    return min(below, key=lambda b: b.y) if below else None
 
 
 def learn_card(code: str, card: Image) -> CardModel:
