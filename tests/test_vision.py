@@ -283,3 +283,18 @@ def test_faint_index_ink_is_still_read(reference: DeckProfile) -> None:
         right += r
         assert extra == 0
     assert right >= 0.8 * cards, (right, cards)
+
+
+def test_guesses_compared_in_chunks_read_as_all_at_once(reference: DeckProfile,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The coarse comparison takes the guesses a chunk at a time to bound its memory; chunk
+    # edges (here every 7 guesses, most chunks with no guess worth a second look) change
+    # nothing.
+    from scorekeeper.vision import recognition
+
+    shot = make_photo(np.random.default_rng(11), deck_codes("toss"), size=SIZE, kind="fan")
+    whole = recognize(shot.jpeg, reference)
+    monkeypatch.setattr(recognition, "SCORE_ROWS", 7)
+    chunked = recognize(shot.jpeg, reference)
+    assert len(whole.cards) >= 2
+    assert chunked.to_json() == whole.to_json()

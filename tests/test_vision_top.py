@@ -14,6 +14,7 @@ from scorekeeper.vision.features import CANON_H, CANON_W
 from scorekeeper.vision.recognition import (
     SURE,
     _add_reading,
+    _by_colour,
     _Card,
     _confidence,
     _leads,
@@ -140,6 +141,46 @@ def test_a_reading_is_only_as_sure_as_its_poorer_part() -> None:
     # A runner-up close behind takes away most of what the lead adds.
     assert _confidence(0.98, 0.975, 0.97) == pytest.approx(0.6 + 0.4 * 0.005 / 0.03, abs=1e-3)
     assert _confidence(0.7, 0.5, 0.7) == 0.0
+
+
+#: Learned inks (absorption per channel, B G R, largest 1): black, a clear gold, a bluish
+#: black and a dull gold (a black printing recoloured where its black had a tint).
+BLACK, GOLD = np.array([1.0, 1.0, 1.0]), np.array([1.0, 0.42, 0.16])
+BLUISH, DULL_GOLD = np.array([0.93, 1.0, 1.0]), np.array([1.0, 0.83, 0.72])
+
+
+def _read_twins(inks: list[np.ndarray], fits: list[list[float]],
+                sample: list[float]) -> tuple[int, float]:
+    """(card read, confidence) of a guess whose finalists 0, 1, ... have these inks and part
+    fits."""
+    results = _by_colour({card: f for card, f in enumerate(fits)},
+                         np.array(inks, np.float32), np.array(sample, np.float32),
+                         {card: 0 for card in range(len(fits))})
+    (score, card, _, worst), (second, *_) = results[:2]
+    return card, _confidence(score, second, worst)
+
+
+def test_one_glyph_in_two_clear_inks_is_a_sure_reading_of_the_nearer_ink() -> None:
+    # The cross's calibration photo came out sharper: its fits are a little better, but the
+    # sample's ink is plainly black.
+    assert _read_twins([BLACK, GOLD], [[0.95, 0.96], [0.97, 0.98]], [1.0, 0.97, 0.95]) == (0, 1.0)
+    card, confidence = _read_twins([BLACK, GOLD], [[0.97, 0.98], [0.95, 0.96]], [1.0, 0.5, 0.3])
+    assert (card, confidence) == (1, 1.0)
+
+
+def test_one_glyph_in_two_close_inks_is_never_a_sure_reading() -> None:
+    # The sample lies nearer the bluish black, yet the two inks are too close for that to
+    # settle it: the phone page asks.
+    card, confidence = _read_twins([BLUISH, DULL_GOLD], [[0.98, 0.99], [0.97, 0.98]],
+                                   [0.95, 1.0, 0.98])
+    assert card == 0 and 0.5 <= confidence < 0.9
+    # A glyph the sample plainly fits better keeps its shape's lead however close the inks.
+    assert _read_twins([BLUISH, DULL_GOLD], [[0.98, 0.99], [0.90, 0.92]],
+                       [0.95, 1.0, 0.98]) == (0, 1.0)
+    # Two glyphs of one ink the sample fits alike stay as close as the sample leaves them.
+    card, confidence = _read_twins([BLACK, BLACK * 0.98], [[0.98, 0.99], [0.975, 0.985]],
+                                   [1.0, 1.0, 1.0])
+    assert card == 0 and confidence == pytest.approx(0.6 + 0.4 * 0.005 / 0.03, abs=1e-3)
 
 
 def _scene_with_bay(size: int = 800) -> Scene:

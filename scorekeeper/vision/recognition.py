@@ -54,6 +54,9 @@ WORK_SIDE: Final = 1400
 #: learned glyph (which costs three times as much; on busy cloths most pairs of marks are
 #: no index at all).
 PRESELECT: Final = 0.3
+#: Index guesses compared with the learned templates at a time (bounds the memory a busy
+#: print takes: each guess gets a score per template).
+SCORE_ROWS: Final = 2048
 #: Lowest coarse score (shape alone) for an index guess to have its ink colour read and its
 #: finalists chosen.
 SHORTLIST: Final = 0.6
@@ -128,6 +131,14 @@ ALIGNED_SURE: Final = 0.95
 #: ECC iterations aligning a part of the sample to the first distinct glyph among the
 #: finalists, and to each further one (starting from the first alignment).
 ALIGN_STEPS: Final = (15, 5)
+#: Two finalists of different inks whose mean fits lie this close are told apart by ink alone
+#: (on Toss-like probe decks, one glyph in two inks fits a sample up to about 0.04 apart).
+TWIN_FIT: Final = 0.05
+#: Between two cards of one glyph in two inks, how much of the difference between the sample
+#: ink's distances to their learned inks counts against the farther one (a lead of 0.03 is a
+#: full lead for ``_confidence``: a sure reading needs the sample's ink nearer by about 0.45,
+#: half the distance between black and gold).
+TWIN_COLOUR: Final = 0.05
 #: Ink marks whose boxes are this close (a fraction of the smaller mark's size) may be one
 #: glyph broken apart by blur, JPEG or thin strokes: their union is tried as a mark too.
 MERGE_GAP: Final = 0.35
@@ -432,10 +443,19 @@ def _score(scene: Scene, ink: FloatImage, guesses: list[_Guess], profile: DeckPr
         if level not in levels:
             levels[level] = blur_for_step(ink, (0.0, 2.4, 4.4)[level])
         patches[i] = sample_patch(levels[level], g.frame).reshape(-1)
-    rows = np.nonzero((describe(patches) @ profile.templates.T).max(axis=1) >= PRESELECT)[0]
-    ncc = _glyphs(profile).correlate(patches[rows])  # (R, T): the preselected guesses only
     n = len(profile.codes)
-    per_card, best_template = _per_card(ncc, profile.owner, n)
+    # In chunks of rows: a busy print gives tens of thousands of guesses, and each row holds a
+    # score per learned template.
+    chunks = range(0, len(guesses), SCORE_ROWS)
+    rows = np.concatenate([start + np.nonzero(
+        (describe(patches[start:start + SCORE_ROWS]) @ profile.templates.T).max(axis=1)
+        >= PRESELECT)[0] for start in chunks])
+    per_card = np.empty((len(rows), n), np.float32)
+    best_template = np.empty((len(rows), n), np.int64)
+    for start in range(0, len(rows), SCORE_ROWS):
+        ncc = _glyphs(profile).correlate(patches[rows[start:start + SCORE_ROWS]])
+        per_card[start:start + SCORE_ROWS], best_template[start:start + SCORE_ROWS] = (
+            _per_card(ncc, profile.owner, n))
     promising = np.nonzero(per_card.max(axis=1) >= SHORTLIST)[0]
     for k in (int(k) for k in promising):
         i = int(rows[k])
@@ -616,12 +636,7 @@ class _Fine:
                     seen.append(aligned)
                 fits[card].append(_fit(p.gradients, aligned.gradients, near))
                 warps[card].append(aligned.warp)
-        results = []
-        for card, parts in fits.items():
-            penalty = float(_colour_penalty(self.profile.colours[card:card + 1], colour)[0])
-            results.append((float(np.mean(parts)) - penalty, card, g.templates[card],
-                            min(parts) - penalty))
-        results.sort(reverse=True)
+        results = _by_colour(fits, self.profile.colours, colour, g.templates)
         g.score, g.card, g.template, g.worst = results[0]
         frames = [_refined(g.frame, warp, part)
                   for part, warp in enumerate(warps[g.card]) if warp is not None]
@@ -629,6 +644,35 @@ class _Fine:
             g.refined = np.mean(frames, axis=0)
         if len(results) > 1:
             g.second, g.second_card = results[1][0], results[1][1]
+
+
+def _by_colour(fits: dict[int, list[float]], colours: npt.NDArray[np.float32],
+               colour: npt.NDArray[np.float32], templates: dict[int, int]) -> list[
+        tuple[float, int, int, float]]:
+    """The finalists (score, card, template, poorer part), best first, from each one's part
+    fits and how far its learned ink colour lies from the sample's.
+
+    Where the sample fits two cards of different inks within ``TWIN_FIT`` (one glyph in two
+    inks, or two glyphs the sample is too blurred to tell apart), shape cannot tell them apart:
+    each gets the better fit and the smaller colour penalty of the two, and the one whose ink
+    lies nearer the sample's leads by ``TWIN_COLOUR`` times the difference in distance. Two
+    inks that lie close together (a dull gold and a bluish black) then never make a sure
+    reading, as the colour penalty alone would once one of them is past ``COLOUR_FREE``."""
+    cards = list(fits)
+    dist = dict(zip(cards, np.linalg.norm(colours[cards] - colour, axis=1).tolist(), strict=True))
+    penalties = dict(zip(cards, _colour_penalty(colours[cards], colour).tolist(), strict=True))
+    mean = {card: float(np.mean(f)) for card, f in fits.items()}
+    results = []
+    for card in cards:
+        group = [b for b in cards if b == card or (
+            abs(mean[b] - mean[card]) <= TWIN_FIT
+            and float(np.linalg.norm(colours[b] - colours[card])) > COLOUR_FREE)]
+        penalty = (min(penalties[b] for b in group)
+                   + TWIN_COLOUR * (dist[card] - min(dist[b] for b in group)))
+        results.append((max(mean[b] for b in group) - penalty, card, templates[card],
+                        max(min(fits[b]) for b in group) - penalty))
+    results.sort(reverse=True)
+    return results
 
 
 @dataclass(frozen=True)
