@@ -298,3 +298,37 @@ def test_guesses_compared_in_chunks_read_as_all_at_once(reference: DeckProfile,
     chunked = recognize(shot.jpeg, reference)
     assert len(whole.cards) >= 2
     assert chunked.to_json() == whole.to_json()
+
+
+def test_patches_sampled_together_match_one_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The coarse comparison samples every guess's patch in a few remap calls (in runs of
+    # ``REMAP_ROWS`` pixel rows, here 3 patches a run); each must be the patch its own frame
+    # gives.
+    from scorekeeper.vision import features
+
+    rng = np.random.default_rng(5)
+    img = cv2.GaussianBlur(rng.random((300, 400)).astype(np.float32), (0, 0), 3)
+    pips = rng.uniform(60, 240, (10, 2))
+    anchors = pips + rng.uniform(-30, 30, (10, 2))
+    frames = features.frame_matrices(pips, anchors)
+    monkeypatch.setattr(features, "REMAP_ROWS", 3 * features.PATCH_H)
+    rows = features.sample_patches(img, frames)
+    for row, pip, anchor in zip(rows, pips, anchors, strict=True):
+        one = features.sample_patch(img, features.frame_matrix(pip, anchor)).ravel()
+        assert np.abs(row - one).max() < 1e-3
+
+
+def test_marks_found_where_they_are_with_the_table_cut_away() -> None:
+    # Marks are looked for only in the box around the inked cards; they keep their places in
+    # the photo, also against its edges.
+    from scorekeeper.vision.recognition import _marks
+
+    ink = np.zeros((200, 300), np.float32)
+    ink[150:170, 250:260] = 1.0
+    ink[0:12, 290:300] = 1.0
+    blobs, _ = _marks(ink)
+    boxes = {(b.x, b.y, b.w, b.h) for b in blobs}
+    assert (250, 150, 10, 20) in boxes and (290, 0, 10, 12) in boxes
+    centre = next(b.centroid for b in blobs if b.x == 250)
+    assert np.allclose(centre, (254.5, 159.5))
+    assert _marks(np.zeros((50, 50), np.float32)) == ([], [])

@@ -47,6 +47,8 @@ GLYPH_MARGIN: Final = 2
 INK_LEVEL: Final = 0.55
 #: Length of a patch step in frame units.
 STEP: Final = (WIN_X[1] - WIN_X[0]) / PATCH_W
+#: Most pixel rows ``sample_patches`` hands OpenCV's remap at once (it takes under 2**15).
+REMAP_ROWS: Final = 30000
 
 
 def inkness(norm: FloatImage) -> FloatImage:
@@ -63,6 +65,23 @@ def frame_matrix(pip: npt.NDArray[np.float64], anchor: npt.NDArray[np.float64]) 
     ey = axis / max(unit, 1e-6)
     ex = np.array([ey[1], -ey[0]])
     return np.array([[ex[0] * unit, ey[0] * unit, pip[0]], [ex[1] * unit, ey[1] * unit, pip[1]]])
+
+
+def frame_matrices(pips: npt.NDArray[np.float64], anchors: npt.NDArray[np.float64]) -> (
+        npt.NDArray[np.float64]):
+    """``frame_matrix`` of many pips and anchors (N, 2) at once: (N, 2, 3).
+
+    >>> pips, anchors = np.array([[50.0, 60.0], [3.0, 4.0]]), np.array([[50.0, 45.0], [0.0, 0.0]])
+    >>> bool(np.array_equal(frame_matrices(pips, anchors)[1], frame_matrix(pips[1], anchors[1])))
+    True
+    """
+    axis = pips - anchors
+    unit = np.hypot(axis[:, 0], axis[:, 1])
+    ey = axis / np.maximum(unit, 1e-6)[:, None]
+    out = np.empty((len(pips), 2, 3))
+    out[:, 0, 0], out[:, 0, 1], out[:, 0, 2] = ey[:, 1] * unit, ey[:, 0] * unit, pips[:, 0]
+    out[:, 1, 0], out[:, 1, 1], out[:, 1, 2] = -ey[:, 0] * unit, ey[:, 1] * unit, pips[:, 1]
+    return out
 
 
 def patch_matrix(
@@ -86,6 +105,30 @@ def sample_patch(img: FloatImage, frame: npt.NDArray[np.float64]) -> FloatImage:
         img, patch_matrix(frame), (PATCH_W, PATCH_H),
         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE,
     )
+    return out
+
+
+def sample_patches(img: FloatImage, frames: npt.NDArray[np.float64]) -> FloatImage:
+    """``sample_patch`` of one image in many frames (N, 2, 3) at once: rows (N, PATCH_H *
+    PATCH_W).
+
+    >>> img = np.arange(100 * 100, dtype=np.float32).reshape(100, 100) / 1e4
+    >>> frames = np.stack([frame_matrix(np.array([50.0, 60.0]), np.array([50.0, 45.0]))] * 2)
+    >>> rows = sample_patches(img, frames)
+    >>> rows.shape, bool(np.allclose(rows[0], sample_patch(img, frames[0]).ravel(), atol=1e-3))
+    ((2, 720), True)
+    """
+    grid = patch_matrix(np.eye(3)[:2])
+    v, u = np.mgrid[0:PATCH_H, 0:PATCH_W].astype(np.float64)
+    points = np.vstack([(grid[:, 0, None, None] * u + grid[:, 1, None, None] * v
+                         + grid[:, 2, None, None]).reshape(2, -1), np.ones((1, u.size))])
+    out = np.empty((len(frames), PATCH_H * PATCH_W), np.float32)
+    per_call = REMAP_ROWS // PATCH_H  # OpenCV remaps fewer than 2**15 rows at a time
+    for start in range(0, len(frames), per_call):
+        xy = (frames[start:start + per_call] @ points).astype(np.float32)  # (n, 2, points)
+        out[start:start + per_call] = cv2.remap(
+            img, xy[:, 0].reshape(-1, PATCH_W), xy[:, 1].reshape(-1, PATCH_W), cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE).reshape(-1, PATCH_H * PATCH_W)
     return out
 
 

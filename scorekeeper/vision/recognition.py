@@ -37,12 +37,13 @@ from scorekeeper.vision.features import (
     GlyphTemplates,
     blur_for_step,
     describe,
-    frame_matrix,
+    frame_matrices,
     glyph_mask,
     ink_colour,
     inkness,
     patch_matrix,
     sample_patch,
+    sample_patches,
 )
 from scorekeeper.vision.images import decode, read_bytes
 from scorekeeper.vision.profile import DeckProfile
@@ -324,6 +325,16 @@ def _marks(ink: FloatImage) -> tuple[list[Blob], list[frozenset[int]]]:
     two indices."""
     blobs: list[Blob] = []
     parts: list[frozenset[int]] = []
+    # Only the box around the cards is searched (the table reads as blank), with a margin of
+    # blank so that the opening treats the box's edge as the rest of the photo.
+    x0, y0, w0, h0 = cv2.boundingRect((ink > 0).astype(np.uint8))
+    if w0 == 0 or h0 == 0:
+        return blobs, parts
+    pad = max(OPENINGS) + 1
+    x1, y1 = min(ink.shape[1], x0 + w0 + pad), min(ink.shape[0], y0 + h0 + pad)
+    x0, y0 = max(0, x0 - pad), max(0, y0 - pad)
+    ink = ink[y0:y1, x0:x1]
+    offset = np.array([x0, y0], np.float64)
     first: npt.NDArray[Any] | None = None
     first_area: npt.NDArray[Any] = np.zeros(0, np.int32)
     fresh = 0
@@ -362,7 +373,8 @@ def _marks(ink: FloatImage) -> tuple[list[Blob], list[frozenset[int]]]:
             elif labels is not first and len(held) == 1 and (
                     1.3 * float(first_area[next(iter(held))]) >= area):
                 continue  # the same mark as at the first level
-            level_blobs.append(Blob(centroids[k].astype(np.float64), x, y, w, h, area))
+            level_blobs.append(Blob(centroids[k].astype(np.float64) + offset, x + x0, y + y0,
+                                    w, h, area))
             level_parts.append(held)
         level_blobs, level_parts = _with_unions(level_blobs, level_parts)
         blobs += level_blobs
@@ -424,9 +436,10 @@ def _guesses(scene: Scene, blobs: list[Blob], profile: DeckProfile) -> list[_Gue
         rel = dist / sizes[None, :]  # [anchor, pip]: distance over the pip's size
         scale = sizes[:, None] / sizes[None, :]  # anchor size over pip size
         ok = (rel >= r_lo) & (rel <= r_hi) & (scale > 0.3) & (scale < 3.5)
-        for a, p in zip(*np.nonzero(ok), strict=True):
-            frame = frame_matrix(blobs[members[p]].centroid, blobs[members[a]].centroid)
-            out.append(_Guess(members[p], members[a], frame, float(dist[a, p]), region))
+        anchors, pips = np.nonzero(ok)
+        frames = frame_matrices(pts[pips], pts[anchors])
+        out += [_Guess(members[p], members[a], frame, unit, region) for a, p, frame, unit in zip(
+            anchors.tolist(), pips.tolist(), frames, dist[anchors, pips].tolist(), strict=True)]
     return out
 
 
@@ -435,14 +448,13 @@ def _score(scene: Scene, ink: FloatImage, guesses: list[_Guess], profile: DeckPr
     the whole window (cheap: it drops pairs of marks that are no index), then around each
     learned glyph; set the best card, the runner-up and the finalists of guesses that come
     close to one."""
-    levels: dict[int, FloatImage] = {}
     patches = np.empty((len(guesses), PATCH_W * PATCH_H), np.float32)
-    for i, g in enumerate(guesses):
-        step = STEP * g.unit
-        level = 0 if step < 1.6 else (1 if step < 3.2 else 2)
-        if level not in levels:
-            levels[level] = blur_for_step(ink, (0.0, 2.4, 4.4)[level])
-        patches[i] = sample_patch(levels[level], g.frame).reshape(-1)
+    steps = STEP * np.array([g.unit for g in guesses])
+    level_of = np.where(steps < 1.6, 0, np.where(steps < 3.2, 1, 2))
+    for level in np.unique(level_of).tolist():
+        at = np.nonzero(level_of == level)[0]
+        patches[at] = sample_patches(blur_for_step(ink, (0.0, 2.4, 4.4)[level]),
+                                     np.stack([guesses[i].frame for i in at.tolist()]))
     n = len(profile.codes)
     # In chunks of rows: a busy print gives tens of thousands of guesses, and each row holds a
     # score per learned template.
