@@ -72,6 +72,10 @@ PROBES: dict[str, Callable[[], art.ArtDeck]] = {
     "ornamental (Toss-like, warm inks)": _toss("ornamental", "warm"),
     "tigullio (Toss-like, warm inks)": _toss("tigullio", "warm"),
     "lattmann (Toss-like, warm inks)": _toss("lattmann", "warm"),
+    "atlasnye (standard)": lambda: art.aisleriot("atlasnye"),
+    "neoclassical (standard; its jokers show a lone star)": lambda: art.aisleriot("neoclassical"),
+    "plastic (standard; its jokers show a lone star)": lambda: art.aisleriot("plastic"),
+    "gnomangelo (standard; its jokers show a lone star)": lambda: art.aisleriot("gnomangelo"),
 }
 #: Decks never looked at while tuning.
 HELD_OUT: dict[str, Callable[[], art.ArtDeck]] = {
