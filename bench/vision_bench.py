@@ -49,7 +49,7 @@ from scorekeeper.vision import art  # noqa: E402
 from scorekeeper.vision.calibration import calibrate_dir  # noqa: E402
 from scorekeeper.vision.profile import DeckProfile  # noqa: E402
 from scorekeeper.vision.recognition import Recognition, recognize  # noqa: E402
-from scorekeeper.vision.synth import SynthPhoto, calibration_photo, make_photo  # noqa: E402
+from scorekeeper.vision.synth import SynthPhoto, calibration_photo, make_photo, match  # noqa: E402
 
 #: Confidence from which a card counts as "confident" (the phone page asks about the rest).
 CONFIDENT = 0.9
@@ -143,20 +143,8 @@ def score(shot: SynthPhoto, result: Recognition, tally: Tally) -> None:
     """Match detections to the truth by position; count right codes, extras and the top card."""
     truth = list(shot.cards)
     found = list(result.cards)
-    pairs: dict[int, int] = {}
-    candidates = []
-    for i, t in enumerate(truth):
-        tc = np.array(t.corners)
-        width = float(np.linalg.norm(tc[1] - tc[0]))
-        for j, c in enumerate(found):
-            dist = float(np.linalg.norm(np.array(c.corners).mean(axis=0) - tc.mean(axis=0)))
-            if dist < 0.6 * width:
-                candidates.append((dist, i, j))
-    taken: set[int] = set()
-    for _, i, j in sorted(candidates):
-        if i not in pairs and j not in taken:
-            pairs[i] = j
-            taken.add(j)
+    pairs = match(truth, [c.corners for c in found])
+    taken = set(pairs.values())
     right = 0
     for i, t in enumerate(truth):
         k = pairs.get(i)

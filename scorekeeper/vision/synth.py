@@ -63,6 +63,36 @@ class SynthPhoto:
     orientation: int
 
 
+def match(truth: Sequence[TruthCard],
+          outlines: Sequence[Sequence[tuple[float, float]]]) -> dict[int, int]:
+    """Which reading (by its outline's corners) is which card of a photo: truth index ->
+    reading index. A reading may be a card whose centre lies within 0.6 card widths of its
+    own; the closest outlines pair first, corner by corner and either way round (a card read
+    from its other index has its outline turned half round), so that two cards of a pile
+    lying across each other, centre on centre, are not taken for each other.
+
+    >>> a = TruthCard("7sp", ((0, 0), (10, 0), (10, 14), (0, 14)), False)
+    >>> b = TruthCard("Jcl", ((12, 2), (12, 12), (-2, 12), (-2, 2)), False)
+    >>> match([a, b], [b.corners, a.corners[2:] + a.corners[:2]])
+    {0: 1, 1: 0}
+    """
+    candidates = []
+    for i, card in enumerate(truth):
+        tc = np.array(card.corners, np.float64)
+        width = float(np.linalg.norm(tc[1] - tc[0]))
+        for j, outline in enumerate(outlines):
+            quad = np.array(outline, np.float64)
+            if float(np.linalg.norm(quad.mean(axis=0) - tc.mean(axis=0))) < 0.6 * width:
+                apart = min(float(np.linalg.norm(np.roll(quad, k, axis=0) - tc, axis=1).mean())
+                            for k in (0, 2))
+                candidates.append((apart, i, j))
+    pairs: dict[int, int] = {}
+    for _, i, j in sorted(candidates):
+        if i not in pairs and j not in pairs.values():
+            pairs[i] = j
+    return pairs
+
+
 _CARD_CACHE: dict[tuple[str, str], DrawnCard] = {}
 
 #: A deck to photograph: one of the project's drawn styles, or third-party art.
