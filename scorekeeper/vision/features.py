@@ -60,20 +60,17 @@ def inkness(norm: FloatImage) -> FloatImage:
 def frame_matrix(pip: npt.NDArray[np.float64], anchor: npt.NDArray[np.float64]) -> (
         npt.NDArray[np.float64]):
     """The 2x3 affine map from frame units to image pixels for a pip and a rank anchor."""
-    axis = pip - anchor
-    unit = float(np.hypot(axis[0], axis[1]))
-    ey = axis / max(unit, 1e-6)
-    ex = np.array([ey[1], -ey[0]])
-    return np.array([[ex[0] * unit, ey[0] * unit, pip[0]], [ex[1] * unit, ey[1] * unit, pip[1]]])
+    out: npt.NDArray[np.float64] = frame_matrices(pip[None, :], anchor[None, :])[0]
+    return out
 
 
 def frame_matrices(pips: npt.NDArray[np.float64], anchors: npt.NDArray[np.float64]) -> (
         npt.NDArray[np.float64]):
-    """``frame_matrix`` of many pips and anchors (N, 2) at once: (N, 2, 3).
+    """``frame_matrix`` of many pips and anchors (N, 2) at once: (N, 2, 3). A frame's y axis
+    runs from the anchor to the pip, its unit is their distance, its origin is the pip.
 
-    >>> pips, anchors = np.array([[50.0, 60.0], [3.0, 4.0]]), np.array([[50.0, 45.0], [0.0, 0.0]])
-    >>> bool(np.array_equal(frame_matrices(pips, anchors)[1], frame_matrix(pips[1], anchors[1])))
-    True
+    >>> frame_matrices(np.array([[3.0, 4.0]]), np.array([[0.0, 0.0]]))[0].tolist()
+    [[4.0, 3.0, 3.0], [-3.0, 4.0, 4.0]]
     """
     axis = pips - anchors
     unit = np.hypot(axis[:, 0], axis[:, 1])
