@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import io
 import struct
 from pathlib import Path
 
@@ -254,6 +256,24 @@ def test_profile_learns_and_forgets_a_card_at_a_time(reference: DeckProfile) -> 
     back = DeckProfile.from_bytes(grown.to_bytes())
     assert back.codes == grown.codes
     assert (back.owner == grown.owner).all()
+
+
+def test_profile_keeps_which_cards_show_a_lone_corner_mark(reference: DeckProfile) -> None:
+    models = reference.models()[:3]
+    models[1] = dataclasses.replace(models[1], lone=True)
+    profile = DeckProfile.from_models("mine", "toss", models)
+    assert DeckProfile.from_bytes(profile.to_bytes()).lone.tolist() == [False, True, False]
+    # A profile saved before lone marks were learned has no "lone" entry: none of its cards is.
+    with np.load(io.BytesIO(profile.to_bytes())) as npz:
+        old = {k: npz[k] for k in npz.files if k != "lone"}
+    buf = io.BytesIO()
+    np.savez_compressed(buf, **old)
+    back = DeckProfile.from_bytes(buf.getvalue())
+    assert back.codes == profile.codes and back.lone.tolist() == [False, False, False]
+    damaged = io.BytesIO()
+    np.savez_compressed(damaged, **old, lone=np.zeros(5, np.bool_))
+    with pytest.raises(ProfileError, match="damaged"):
+        DeckProfile.from_bytes(damaged.getvalue())
 
 
 def _faded(shot: SynthPhoto, keep: float) -> bytes:

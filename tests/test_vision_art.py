@@ -14,9 +14,9 @@ from test_vision_heldout import _need_art
 from scorekeeper.vision import calibrate_dir, recognize
 from scorekeeper.vision.art import ArtDeck, aisleriot
 from scorekeeper.vision.features import CANON_H, CANON_W
-from scorekeeper.vision.learn import find_index, normalise_card
+from scorekeeper.vision.learn import find_index, learn_card, lone_mark, normalise_card
 from scorekeeper.vision.profile import DeckProfile
-from scorekeeper.vision.synth import SynthPhoto, calibration_photo, make_photo
+from scorekeeper.vision.synth import SynthPhoto, calibration_photo, make_photo, match
 
 
 def _profile(deck: ArtDeck, codes: list[str], folder: Path, seed: int,
@@ -115,3 +115,42 @@ def test_the_index_pip_is_the_small_mark_right_below_the_rank(theme: str, code: 
     assert rank_bottom - 0.2 * rank_h <= pip.y <= rank_bottom + 0.8 * rank_h
     assert 0.4 * rank_h <= pip.h <= 1.2 * rank_h
     assert min(r.x for r in ranks) - pip.w <= pip.centroid[0] <= max(r.x + r.w for r in ranks)
+
+
+@pytest.mark.parametrize("theme", ["gnomangelo", "neoclassical", "plastic", "tigullio", "lattmann"])
+def test_a_joker_whose_corner_shows_a_lone_star_is_learned_from_the_star(theme: str) -> None:
+    # These jokers show a star in the corner and nothing below it: calibration refused them
+    # (or took a piece of the jester below the star for a pip).
+    _need_art(theme)
+    deck = aisleriot(theme)
+    model = learn_card("jk-black", cv2.resize(deck.cards["jk-black"].image, (CANON_W, CANON_H),
+                                              interpolation=cv2.INTER_AREA))
+    assert model.lone
+    star = lone_mark(normalise_card(cv2.resize(deck.cards["jk-black"].image, (CANON_W, CANON_H),
+                                               interpolation=cv2.INTER_AREA)))
+    assert star is not None and star.x < 0.2 * CANON_W and star.y < 0.1 * CANON_H
+    # The frame's unit is the star's size and it stands upright on the card.
+    frame = model.to_canon[0]
+    assert abs(float(frame[0, 0]) - star.area ** 0.5) < 0.5 and abs(float(frame[0, 1])) < 1e-3
+    plain = learn_card("Acl", cv2.resize(deck.cards["Acl"].image, (CANON_W, CANON_H),
+                                         interpolation=cv2.INTER_AREA))
+    assert not plain.lone
+
+
+@pytest.mark.parametrize(("seed", "index"), [(1, 5), (3, 4), (4, 2), (7, 5)])
+def test_a_lone_star_joker_is_read_once_where_it_lies(tmp_path: Path, seed: int,
+                                                      index: int) -> None:
+    # Its star looks alike turned any way: the card's edges around it give its way up, and
+    # its second star (at the far corner, turned round) must not make a second joker.
+    _need_art("gnomangelo")
+    deck = aisleriot("gnomangelo")
+    shot = _photo(deck, seed, index)
+    jokers = [c for c in shot.cards if c.code.startswith("jk")]
+    assert len(jokers) == 1
+    codes = sorted({c.code for c in shot.cards} | {"jk-black", "jk-red"})
+    result = recognize(shot.jpeg, _profile(deck, codes, tmp_path, 3))
+    assert result.codes.count(jokers[0].code) == 1, result.codes
+    pairs = match(list(shot.cards), [c.corners for c in result.cards])
+    at = shot.cards.index(jokers[0])
+    assert at in pairs and result.cards[pairs[at]].code == jokers[0].code
+    assert result.cards[pairs[at]].confidence >= 0.9

@@ -43,6 +43,10 @@ GLYPH_LEVEL: Final = 0.35
 #: ... and an index is compared with a template only this many patch pixels around its glyph
 #: (in a fan, the edge and pips of the card above often reach into the window).
 GLYPH_MARGIN: Final = 2
+#: A lone corner mark's frame (a joker's star, with no rank over a pip): its unit is the square
+#: root of the mark's area (which turning the card does not change), and the mark's centroid
+#: lies this many units above the frame's origin, the rest of a unit below the anchor.
+LONE_OFFSET: Final = 0.5
 #: A pixel is ink when its darkest normalised channel is below this.
 INK_LEVEL: Final = 0.55
 #: Length of a patch step in frame units.

@@ -3,21 +3,27 @@
 The corner index is found as the ink marks in the top-left corner: the top-most is the rank
 (with any mark of its height beside it), the nearest mark right below it the suit pip. Each
 rank mark (and all of them together) anchors an index frame; patches are sampled in that frame
-from the card as it is and as seen through a tilted phone.
+from the card as it is and as seen through a tilted phone. A corner that shows one mark and
+nothing below it (some jokers' star) is learned in a frame of that mark alone
+(``LONE_OFFSET``), upright on the card.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Final
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
+from scorekeeper.cards import Card
 from scorekeeper.vision.errors import NoIndexFoundError
 from scorekeeper.vision.features import (
     CANON_H,
     CANON_W,
     INK_LEVEL,
+    LONE_OFFSET,
     PATCH_H,
     PATCH_W,
     STEP,
@@ -49,6 +55,14 @@ PIP_BOTTOM: Final = 0.55
 PIP_GAP: Final = 0.8
 #: Width of the card rim (fraction of the card width) treated as blank.
 EDGE_MARGIN: Final = 0.03
+#: Where a lone corner mark (a joker's star with nothing below it) lies at the latest, and
+#: how large it is at the least (fractions of the card's width, height; of its width).
+LONE_BOX: Final = (0.3, 0.2)
+LONE_MIN: Final = 0.08
+#: ... and how little ink lies right below it, where a rank's pip would (share of the box as
+#: wide as the mark and ``PIP_GAP`` of its height tall): on 6 themes' jokers a star has 1% at
+#: most there, a rank over its pip 28% at least.
+LONE_BELOW: Final = 0.1
 
 
 def normalise_card(card: Image) -> FloatImage:
@@ -68,23 +82,25 @@ def normalise_card(card: Image) -> FloatImage:
     return out
 
 
-def find_index(norm: FloatImage) -> tuple[Blob, list[Blob]]:
+def find_index(norm: FloatImage, art_pip: bool = True) -> tuple[Blob, list[Blob]]:
     """The pip and rank marks of the top-left index of a normalised canonical card.
 
     The rank is the top-most mark near the corner, with any marks beside it (the 1 and 0 of
     10); the pip is the nearest mark right below the rank. Where the index touches court art
-    at the usual ink level, darker levels are tried (thinner ink comes apart)."""
+    at the usual ink level, darker levels are tried (thinner ink comes apart). With
+    ``art_pip``, a rank with no pip close below it takes the nearest mark of the art below it
+    in the index's usual box for one."""
     error: NoIndexFoundError | None = None
     for level in INDEX_LEVELS:
         try:
-            return _find_index(norm, level)
+            return _find_index(norm, level, art_pip)
         except NoIndexFoundError as exc:
             error = error or exc
     assert error is not None
     raise error
 
 
-def _find_index(norm: FloatImage, level: float) -> tuple[Blob, list[Blob]]:
+def _find_index(norm: FloatImage, level: float, art_pip: bool) -> tuple[Blob, list[Blob]]:
     h, w = norm.shape[:2]
     ink = inkness(norm) > 1.0 - level
     margin = round(0.015 * w)
@@ -113,9 +129,8 @@ def _find_index(norm: FloatImage, level: float) -> tuple[Blob, list[Blob]]:
                    for r in beside_top)
         if b is not top and beside and near and b.h < RANK_PARTS * top.h:
             beside_top.append(b)
-    # A corner that shows a lone symbol (some jokers) is learned with the nearest mark of the
-    # art below it for a pip, as long as that lies in the index's usual box.
-    for ranks, gap in ((beside_top, PIP_GAP), ([top], PIP_GAP), (beside_top, None)):
+    tries: list[tuple[list[Blob], float | None]] = [(beside_top, PIP_GAP), ([top], PIP_GAP)]
+    for ranks, gap in tries + ([(beside_top, None)] if art_pip else []):
         pip = _pip_below(in_box if gap is None else marks, ranks, gap)
         if pip is not None:
             return pip, ranks
@@ -147,11 +162,9 @@ def learn_card(code: str, card: Image) -> CardModel:
 def learn_normalised(code: str, norm: FloatImage) -> CardModel:
     """Learn one card from its canonical picture already divided by its white
     (``normalise_card``)."""
-    try:
-        pip, ranks = find_index(norm)
-    except NoIndexFoundError:
-        norm = cv2.rotate(norm, cv2.ROTATE_180)
-        pip, ranks = find_index(norm)
+    # A suited card always shows a rank over its pip: only a joker, the Boss or the null may
+    # show a lone mark instead.
+    norm, pip, anchors, lone = _index_frames(norm, not Card.parse(code).is_natural)
     ink = inkness(norm)
     # The card's rim reads as blank, as recognition blanks the table and the card edges.
     rim = round(EDGE_MARGIN * CANON_W)
@@ -159,22 +172,18 @@ def learn_normalised(code: str, norm: FloatImage) -> CardModel:
     ink[-rim:, :] = 0.0
     ink[:, :rim] = 0.0
     ink[:, -rim:] = 0.0
-    anchors = [r.centroid for r in ranks]
-    if len(ranks) > 1:
-        areas = np.array([r.area for r in ranks], np.float64)
-        anchors.append((np.stack([r.centroid for r in ranks]) * areas[:, None]).sum(0)
-                       / areas.sum())
     centre = np.array([CANON_W / 2, CANON_H / 2])
     card_corners = np.array([[0, 0], [CANON_W, 0], [CANON_W, CANON_H], [0, CANON_H]], np.float64)
-    first = frame_matrix(pip.centroid, anchors[0])
+    origin = pip.centroid + ([0.0, LONE_OFFSET * math.sqrt(pip.area)] if lone else 0.0)
+    first = frame_matrix(origin, anchors[0])
     colour = ink_colour(sample_patch(norm, first), sample_patch(ink, first))
     templates, corners, d_ratio, to_canon = [], [], [], []
     for anchor in anchors:
-        d = float(np.linalg.norm(pip.centroid - anchor))
+        d = float(np.linalg.norm(origin - anchor))
         source = blur_for_step(ink, STEP * d)
         for variant in affine_variants():
             inverse = np.linalg.inv(variant)
-            p2 = variant @ (pip.centroid - centre) + centre
+            p2 = variant @ (origin - centre) + centre
             a2 = variant @ (anchor - centre) + centre
             frame = frame_matrix(p2, a2)
             full = np.vstack([frame, [0, 0, 1]])
@@ -200,7 +209,64 @@ def learn_normalised(code: str, norm: FloatImage) -> CardModel:
         pip_ratio=pip.size / CANON_W,
         to_canon=np.stack(to_canon).astype(np.float32),
         ink=np.round(ink * 255).astype(np.uint8),
+        lone=lone,
     )
+
+
+def _index_frames(norm: FloatImage, lone_ok: bool) -> tuple[
+        FloatImage, Blob, list[npt.NDArray[np.float64]], bool]:
+    """Where a card's index is learned from: the card (turned round if its index shows only at
+    the bottom right), the pip (or the lone mark), the rank anchors, and whether the corner
+    shows a lone mark.
+
+    The anchors are each rank mark's centroid and, where the rank has several marks, their
+    joint centroid. A corner with one mark and nothing below it (some jokers' star), where
+    ``lone_ok``, has a single anchor, a unit above the frame's origin (``LONE_OFFSET``)."""
+    error: NoIndexFoundError | None = None
+    both_ways = (norm, cv2.rotate(norm, cv2.ROTATE_180))
+    # Rank over pip, else a lone mark, the card upright and then turned round; else a rank
+    # with the art below it for a pip.
+    for art_pip in (False, True):
+        for turned in both_ways:
+            try:
+                pip, ranks = find_index(turned, art_pip)
+            except NoIndexFoundError as exc:
+                error = error or exc
+                mark = lone_mark(turned) if lone_ok and not art_pip else None
+                if mark is not None:
+                    unit = math.sqrt(mark.area)
+                    return turned, mark, [mark.centroid - [0.0, (1.0 - LONE_OFFSET) * unit]], True
+                continue
+            anchors = [r.centroid for r in ranks]
+            if len(ranks) > 1:
+                areas = np.array([r.area for r in ranks], np.float64)
+                anchors.append((np.stack([r.centroid for r in ranks]) * areas[:, None]).sum(0)
+                               / areas.sum())
+            return turned, pip, anchors, False
+    assert error is not None
+    raise error
+
+
+def lone_mark(norm: FloatImage) -> Blob | None:
+    """The one mark a card's top-left corner shows when it shows no rank over a pip (a joker's
+    star): the compact mark nearest the corner in ``LONE_BOX``, at least ``LONE_MIN`` of the
+    card's width, with next to no ink right below it where a pip would be."""
+    h, w = norm.shape[:2]
+    ink = inkness(norm) > 1.0 - INK_LEVEL
+    margin = round(0.015 * w)
+    ink[:margin, :] = ink[-margin:, :] = False
+    ink[:, :margin] = ink[:, -margin:] = False
+    marks = [b for b in ink_blobs(ink, min_area=6)
+             if b.x < LONE_BOX[0] * w and b.y < LONE_BOX[1] * h and b.x > margin
+             and b.y > margin and b.size >= LONE_MIN * w and 0.5 <= b.w / b.h <= 2.0]
+    if not marks:
+        return None
+    top = min(marks, key=lambda b: b.x + b.y)
+    # Ink right below it, where a pip would be (even one that touches the art), makes it a
+    # rank, not a lone mark.
+    bottom = top.y + top.h
+    below = ink[bottom:bottom + round(PIP_GAP * top.h), top.x:top.x + top.w]
+    return top if below.size and float(below.mean()) < LONE_BELOW else None
 
 
 def sharpness(norm: FloatImage) -> float:

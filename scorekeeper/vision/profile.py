@@ -41,6 +41,7 @@ class CardModel:
     pip_ratio: float  # pip size / card width
     to_canon: npt.NDArray[np.float32]  # (k, 2, 3): frame units -> canonical card pixels
     ink: npt.NDArray[np.uint8]  # (CANON_H, CANON_W): the card's inkness, 0..255
+    lone: bool = False  # the corner shows one mark (a joker's star): templates of it alone
 
 
 @dataclass(frozen=True, slots=True, eq=False, weakref_slot=True)
@@ -58,6 +59,7 @@ class DeckProfile:
     pip_ratio: npt.NDArray[np.float32]  # (N,)
     to_canon: npt.NDArray[np.float32]  # (T, 2, 3)
     ink: npt.NDArray[np.uint8]  # (N, CANON_H, CANON_W)
+    lone: npt.NDArray[np.bool_]  # (N,): the card's corner shows one mark (``CardModel.lone``)
 
     @classmethod
     def empty(cls, name: str, deck: str) -> DeckProfile:
@@ -73,7 +75,8 @@ class DeckProfile:
             return cls(name, deck, (), np.zeros((0, p), np.float32), np.zeros(0, np.int32),
                        np.zeros((0, 4, 2), np.float32), np.zeros(0, np.float32),
                        np.zeros((0, 3), np.float32), np.zeros(0, np.float32),
-                       np.zeros((0, 2, 3), np.float32), np.zeros((0, CANON_H, CANON_W), np.uint8))
+                       np.zeros((0, 2, 3), np.float32), np.zeros((0, CANON_H, CANON_W), np.uint8),
+                       np.zeros(0, np.bool_))
         return cls(
             name=name,
             deck=deck,
@@ -87,6 +90,7 @@ class DeckProfile:
             pip_ratio=np.array([m.pip_ratio for m in models], np.float32),
             to_canon=np.concatenate([m.to_canon for m in models]).astype(np.float32),
             ink=np.stack([m.ink for m in models]).astype(np.uint8),
+            lone=np.array([m.lone for m in models], np.bool_),
         )
 
     def __len__(self) -> int:
@@ -99,7 +103,7 @@ class DeckProfile:
             rows = self.owner == i
             out.append(CardModel(code, self.templates[rows], self.corners[rows],
                                  self.d_ratio[rows], self.colours[i], float(self.pip_ratio[i]),
-                                 self.to_canon[rows], self.ink[i]))
+                                 self.to_canon[rows], self.ink[i], bool(self.lone[i])))
         return out
 
     def with_card(self, model: CardModel) -> DeckProfile:
@@ -126,7 +130,7 @@ class DeckProfile:
             buf, header=np.frombuffer(json.dumps(header).encode(), np.uint8),
             templates=self.templates.astype(np.float16), owner=self.owner, corners=self.corners,
             d_ratio=self.d_ratio, colours=self.colours, pip_ratio=self.pip_ratio,
-            to_canon=self.to_canon, ink=self.ink,
+            to_canon=self.to_canon, ink=self.ink, lone=self.lone,
         )
         return buf.getvalue()
 
@@ -138,6 +142,8 @@ class DeckProfile:
                 header = json.loads(npz["header"].tobytes().decode())
                 arrays = {k: npz[k] for k in ("templates", "owner", "corners", "d_ratio",
                                               "colours", "pip_ratio", "to_canon", "ink")}
+                # Profiles saved before lone-mark corners were learned have no such cards.
+                lone = npz["lone"] if "lone" in npz.files else None
         except (OSError, ValueError, KeyError, zipfile.BadZipFile, UnicodeDecodeError) as exc:
             raise ProfileError(
                 f"{source} is not a deck profile (make one with: scorekeeper deck calibrate)"
@@ -158,6 +164,7 @@ class DeckProfile:
                 or arrays["corners"].shape != (t, 4, 2) or arrays["colours"].shape != (n, 3)
                 or arrays["to_canon"].shape != (t, 2, 3)
                 or arrays["ink"].shape != (n, CANON_H, CANON_W)
+                or (lone is not None and lone.shape != (n,))
                 or (t and (owner.min() < 0 or owner.max() >= n))):
             raise ProfileError(f"{source} is a damaged deck profile: calibrate the deck again")
         return cls(
@@ -169,6 +176,7 @@ class DeckProfile:
             pip_ratio=arrays["pip_ratio"].astype(np.float32),
             to_canon=arrays["to_canon"].astype(np.float32),
             ink=arrays["ink"].astype(np.uint8),
+            lone=np.zeros(n, np.bool_) if lone is None else lone.astype(np.bool_),
         )
 
 

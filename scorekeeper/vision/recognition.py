@@ -1,8 +1,10 @@
 """Naming the cards in a photo by their corner indices.
 
 Every pair of nearby ink marks on a card region is a guess "this is a rank, that is the suit
-pip below it". Each guess is sampled as an index patch in its own frame and compared with every
-learned index (normalised cross-correlation around the learned glyphs, plus the ink's colour
+pip below it"; where the deck has cards whose corner shows one mark (a joker's star), every
+compact mark is also a guess "this is such a mark", turned along the edges around it. Each
+guess is sampled as an index patch in its own frame and compared with every learned index of
+its kind (normalised cross-correlation around the learned glyphs, plus the ink's colour
 relative to the card white), then with its best few candidates closely (aligned, and again
 only around each glyph: in a fan, the edge and pips of the card above reach into an index's
 window). The best guesses become cards; a card's outline follows from where its index sits.
@@ -29,6 +31,7 @@ from scorekeeper.vision.features import (
     CANON_W,
     FINE_PARTS,
     INK_LEVEL,
+    LONE_OFFSET,
     PATCH_H,
     PATCH_W,
     STEP,
@@ -145,6 +148,27 @@ TWIN_COLOUR: Final = 0.05
 MERGE_GAP: Final = 0.35
 #: Above this many marks (a busy print) no unions are tried (their pairs would be too many).
 MAX_UNION_MARKS: Final = 2500
+#: A lone corner mark (a joker's star) is looked for among compact marks (width over height
+#: within these, and filling at least ``LONE_FILL`` of their box) ...
+LONE_SHAPE: Final = (0.45, 2.2)
+LONE_FILL: Final = 0.3
+#: ... and read in frames turned along the edges around it: the ways they run (modulo a
+#: right angle) within this many of the mark's units (square root of its area), in bins of
+#: this many degrees; the two strongest that lie at least ``LONE_APART`` degrees apart, the
+#: second if at least ``LONE_SECOND`` as strong as the first.
+LONE_REACH: Final = 4.0
+#: A lone mark's guess is looked at closely from this coarse score (a star is a simple shape:
+#: stars read from pips and art came to 0.81 on the probe decks, right ones to 0.77-0.99).
+LONE_LOOK: Final = 0.75
+#: ... and read from this close score (there, stars read from pips and art came to 0.89, right
+#: ones to 0.93-0.99).
+LONE_ACCEPT: Final = 0.9
+#: A lone mark's guess from this coarse score is read in turn with the pairs of marks, the
+#: others after them.
+LONE_PLAIN: Final = 0.85
+LONE_BIN: Final = 3
+LONE_APART: Final = 12
+LONE_SECOND: Final = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +230,7 @@ class _Guess:
     templates: dict[int, int] = field(default_factory=dict)
     colour: npt.NDArray[np.float32] | None = None
     refined: npt.NDArray[np.float64] | None = None
+    lone: bool = False  # a lone corner mark (``pip`` is ``anchor``), read as lone cards only
 
 
 @dataclass
@@ -305,6 +330,8 @@ def find_cards(
     ink = card_ink(scene, erode)
     blobs, parts = _marks(ink)
     guesses = [g for g in _guesses(scene, blobs, profile) if not parts[g.pip] & parts[g.anchor]]
+    if profile.lone.any():
+        guesses += _lone_guesses(scene, blobs)
     if not guesses:
         return [], ["no card corners found: make sure each card's corner (rank and suit) shows"]
     _score(scene, ink, guesses, profile)
@@ -415,7 +442,10 @@ def _guesses(scene: Scene, blobs: list[Blob], profile: DeckProfile) -> list[_Gue
     the two sizes against each other, within what the deck's own indices show), not by an
     estimate of the card's size: that estimate fails when cards overlap or merge with a
     pale table."""
-    ratio = profile.d_ratio / np.maximum(profile.pip_ratio[profile.owner], 1e-3)
+    paired = ~profile.lone[profile.owner]
+    if not paired.any():
+        return []
+    ratio = profile.d_ratio[paired] / np.maximum(profile.pip_ratio[profile.owner[paired]], 1e-3)
     r_lo, r_hi = float(ratio.min()) * PAIR_SLACK[0], float(ratio.max()) * PAIR_SLACK[1]
     by_region: dict[int, list[int]] = {}
     max_mark = MAX_MARK * max(scene.norm.shape[:2])
@@ -443,6 +473,86 @@ def _guesses(scene: Scene, blobs: list[Blob], profile: DeckProfile) -> list[_Gue
     return out
 
 
+def _lone_guesses(scene: Scene, blobs: list[Blob]) -> list[_Guess]:
+    """Every compact ink mark on a card region that could be a card's lone corner mark, in
+    frames turned along the edges around it (four ways up for each way they run).
+
+    A lone mark gives no direction of its own (a star looks alike turned): the card's edges
+    near it, the straightest and strongest there, give it."""
+    max_mark = MAX_MARK * max(scene.norm.shape[:2])
+    candidates = [i for i, b in enumerate(blobs)
+                  if MIN_MARK <= b.size <= max_mark
+                  and LONE_SHAPE[0] <= b.w / b.h <= LONE_SHAPE[1]
+                  and b.area >= LONE_FILL * b.w * b.h]
+    if not candidates:
+        return []
+    regions = scene.regions_at(np.array([blobs[i].centroid for i in candidates]))
+    directions = _Directions(scene.ink)
+    origins, anchors, units, owners = [], [], [], []
+    for i, region in zip(candidates, regions.tolist(), strict=True):
+        if region == 0:
+            continue
+        b = blobs[i]
+        unit = math.sqrt(b.area)
+        for angle in directions.near(b.centroid, unit):
+            for quarter in range(4):
+                a = math.radians(angle + 90 * quarter)
+                down = np.array([math.cos(a), math.sin(a)])
+                origins.append(b.centroid + LONE_OFFSET * unit * down)
+                anchors.append(b.centroid - (1.0 - LONE_OFFSET) * unit * down)
+                units.append(unit)
+                owners.append((i, region))
+    if not origins:
+        return []
+    frames = frame_matrices(np.array(origins), np.array(anchors))
+    return [_Guess(i, i, frame, unit, region, lone=True)
+            for (i, region), frame, unit in zip(owners, frames, units, strict=True)]
+
+
+class _Directions:
+    """Which way the edges of a photo run (modulo a right angle: a card's two edges agree),
+    at half size: each pixel's direction bin and squared edge strength."""
+
+    def __init__(self, ink: FloatImage) -> None:
+        h, w = ink.shape[:2]
+        half = cv2.resize(ink, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
+        strength, angle = cv2.cartToPolar(cv2.Sobel(half, cv2.CV_32F, 1, 0),
+                                          cv2.Sobel(half, cv2.CV_32F, 0, 1),
+                                          angleInDegrees=True)
+        # An edge runs across its gradient; modulo a right angle, the same bin.
+        self.bins = (angle // LONE_BIN).astype(np.int32) % (90 // LONE_BIN)
+        self.strength = strength * strength
+
+    def near(self, point: npt.NDArray[np.float64], unit: float) -> list[float]:
+        """The directions (degrees) the edges mostly run in from 1 to ``LONE_REACH`` units of
+        a point (not the mark's own outline): the strongest, and a second one if it is strong
+        and apart."""
+        h, w = self.bins.shape
+        cx, cy = point / 2.0
+        reach = LONE_REACH * unit / 2.0
+        x0, x1 = max(0, int(cx - reach)), min(w, int(cx + reach) + 1)
+        y0, y1 = max(0, int(cy - reach)), min(h, int(cy + reach) + 1)
+        if x1 - x0 < 3 or y1 - y0 < 3:
+            return []
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        ring = np.hypot(xx - cx, yy - cy)
+        keep = (ring >= unit / 2.0) & (ring <= reach)
+        bins = 90 // LONE_BIN
+        counts = np.bincount(self.bins[y0:y1, x0:x1][keep],
+                             weights=self.strength[y0:y1, x0:x1][keep], minlength=bins)
+        smooth = counts + 0.5 * (np.roll(counts, 1) + np.roll(counts, -1))
+        order = np.argsort(-smooth)
+        best = int(order[0])
+        out = [(best + 0.5) * LONE_BIN]
+        for k in (int(k) for k in order[1:]):
+            apart = min(abs(k - best), bins - abs(k - best)) * LONE_BIN
+            if apart >= LONE_APART:
+                if smooth[k] >= LONE_SECOND * smooth[best]:
+                    out.append((k + 0.5) * LONE_BIN)
+                break
+        return out
+
+
 def _score(scene: Scene, ink: FloatImage, guesses: list[_Guess], profile: DeckProfile) -> None:
     """The coarse comparison: each guess's index patch against every learned index, first over
     the whole window (cheap: it drops pairs of marks that are no index), then around each
@@ -456,18 +566,13 @@ def _score(scene: Scene, ink: FloatImage, guesses: list[_Guess], profile: DeckPr
         patches[at] = sample_patches(blur_for_step(ink, (0.0, 2.4, 4.4)[level]),
                                      np.stack([guesses[i].frame for i in at.tolist()]))
     n = len(profile.codes)
-    # In chunks of rows: a busy print gives tens of thousands of guesses, and each row holds a
-    # score per learned template.
-    chunks = range(0, len(guesses), SCORE_ROWS)
-    rows = np.concatenate([start + np.nonzero(
-        (describe(patches[start:start + SCORE_ROWS]) @ profile.templates.T).max(axis=1)
-        >= PRESELECT)[0] for start in chunks])
-    per_card = np.empty((len(rows), n), np.float32)
-    best_template = np.empty((len(rows), n), np.int64)
-    for start in range(0, len(rows), SCORE_ROWS):
-        ncc = _glyphs(profile).correlate(patches[rows[start:start + SCORE_ROWS]])
-        per_card[start:start + SCORE_ROWS], best_template[start:start + SCORE_ROWS] = (
-            _per_card(ncc, profile.owner, n))
+    # The pairs of marks come first, the lone marks after them.
+    split = next((i for i, g in enumerate(guesses) if g.lone), len(guesses))
+    found = [_compare(patches[split:] if group.lone else patches[:split], group, n,
+                      split if group.lone else 0) for group in _groups(profile)]
+    rows = np.concatenate([f[0] for f in found])
+    per_card = np.concatenate([f[1] for f in found])
+    best_template = np.concatenate([f[2] for f in found])
     promising = np.nonzero(per_card.max(axis=1) >= SHORTLIST)[0]
     for k in (int(k) for k in promising):
         i = int(rows[k])
@@ -485,6 +590,27 @@ def _score(scene: Scene, ink: FloatImage, guesses: list[_Guess], profile: DeckPr
         g.finalists = tuple(int(c) for c in order[:FINALISTS]
                             if combined[c] >= combined[order[0]] - FINALIST_GAP)
         g.templates = {int(c): int(best_template[k, c]) for c in order[:FINALISTS]}
+
+
+def _compare(patches: FloatImage, group: _Group, n: int, first: int) -> tuple[
+        npt.NDArray[np.int64], npt.NDArray[np.float32], npt.NDArray[np.int64]]:
+    """Patches (guesses ``first`` on) against one group of templates: the guesses that come
+    close to one of them (``PRESELECT`` over the whole window), and for those each card's best
+    score around its glyphs and which template (of the profile's) that is. In chunks of rows:
+    a busy print gives tens of thousands of guesses, and each row holds a score per
+    template."""
+    if not len(patches):
+        return (np.zeros(0, np.int64), np.zeros((0, n), np.float32), np.zeros((0, n), np.int64))
+    kept = np.concatenate([start + np.nonzero(
+        (describe(patches[start:start + SCORE_ROWS]) @ group.templates.T).max(axis=1)
+        >= PRESELECT)[0] for start in range(0, len(patches), SCORE_ROWS)])
+    per_card = np.empty((len(kept), n), np.float32)
+    best = np.empty((len(kept), n), np.int64)
+    for start in range(0, len(kept), SCORE_ROWS):
+        ncc = group.glyphs.correlate(patches[kept[start:start + SCORE_ROWS]])
+        per_card[start:start + SCORE_ROWS], which = _per_card(ncc, group.owner, n)
+        best[start:start + SCORE_ROWS] = group.columns[which]
+    return first + kept, per_card, best
 
 
 def _per_card(scores: npt.NDArray[np.float32], owner: npt.NDArray[np.int32], n: int) -> tuple[
@@ -513,15 +639,39 @@ def _per_card(scores: npt.NDArray[np.float32], owner: npt.NDArray[np.int32], n: 
     return best, which
 
 
-_GLYPHS: weakref.WeakKeyDictionary[DeckProfile, GlyphTemplates] = weakref.WeakKeyDictionary()
+@dataclass(frozen=True)
+class _Group:
+    """The templates a kind of guess is compared with: a pair of marks with the cards whose
+    corner shows a rank over a pip, a lone mark with those whose corner shows one mark."""
+
+    lone: bool
+    columns: npt.NDArray[np.int64]  # the templates' rows in the profile
+    templates: FloatImage
+    owner: npt.NDArray[np.int32]
+    glyphs: GlyphTemplates
 
 
-def _glyphs(profile: DeckProfile) -> GlyphTemplates:
-    """The profile's templates prepared for comparison around their glyphs (kept while the
-    profile lives: the server reads every photo against the same one)."""
-    if profile not in _GLYPHS:
-        _GLYPHS[profile] = GlyphTemplates.of(profile.templates)
-    return _GLYPHS[profile]
+_GROUPS: weakref.WeakKeyDictionary[DeckProfile, tuple[_Group, ...]] = (
+    weakref.WeakKeyDictionary())
+
+
+def _groups(profile: DeckProfile) -> tuple[_Group, ...]:
+    """The profile's templates in their two groups, prepared for comparison around their
+    glyphs (kept while the profile lives: the server reads every photo against the same
+    one)."""
+    if profile not in _GROUPS:
+        lone = profile.lone[profile.owner]
+        groups = []
+        for kind in (False, True):
+            columns = np.nonzero(lone == kind)[0]
+            if not len(columns):
+                continue
+            templates = profile.templates if len(columns) == len(lone) else (
+                profile.templates[columns])
+            groups.append(_Group(kind, columns, templates, profile.owner[columns],
+                                 GlyphTemplates.of(templates)))
+        _GROUPS[profile] = tuple(groups)
+    return _GROUPS[profile]
 
 
 def _colour_penalty(colours: npt.NDArray[np.float32], colour: npt.NDArray[np.float32]) -> (
@@ -794,6 +944,26 @@ def _mapped(m: npt.NDArray[Any], points: npt.NDArray[np.float64]) -> npt.NDArray
     return out
 
 
+def _lone_quad(scene: Scene, g: _Guess, turns: list[_Guess], profile: DeckProfile) -> (
+        npt.NDArray[np.float64] | None):
+    """Where the card of a lone mark read as ``g`` lies. The mark (a star, alike turned any
+    way) does not tell which way the card lies: of its frames (``turns``, each way up along
+    the edges around it), the one whose card lies wholly on card regions, however sure the
+    reading, with the more of the two edges at its corner showing."""
+    best, best_shown = None, 0
+    for turn in turns:
+        local = profile.corners[turn.templates.get(g.card, g.template)].astype(np.float64)
+        frames = [turn.frame] if turn is not g else [f for f in (g.refined, g.frame)
+                                                       if f is not None]
+        for frame in frames:
+            quad = _mapped(frame, local)
+            if _on_cards(scene, quad, 0.0):
+                shown = _edges_shown(scene, quad)
+                if shown > best_shown:
+                    best, best_shown = quad, shown
+    return best
+
+
 def _on_cards(scene: Scene, quad: npt.NDArray[np.float64], score: float) -> bool:
     """Whether a card read with ``score`` at ``quad`` lies on card regions. A sure reading
     needs little of its card in view (a finger or the photo's edge may hide most of it), and
@@ -824,10 +994,17 @@ def _inside_fraction(scene: Scene, quad: npt.NDArray[np.float64], far: float,
 
 def _corner_exposed(scene: Scene, quad: npt.NDArray[np.float64]) -> bool:
     """Whether one of the two card edges meeting at the corner next to the index read shows
-    where predicted: the table just outside and card just inside, or a step or a dark line
-    (the card's rim, its shadow on the card below) where the card's white ends. A real index sits
-    at a card's corner; art in the middle of a card, read as an index, predicts edges over
-    blank card white."""
+    where predicted (``_edges_shown``). A real index sits at a card's corner; art in the
+    middle of a card, read as an index, predicts edges over blank card white."""
+    return _edges_shown(scene, quad, 1) >= 1
+
+
+def _edges_shown(scene: Scene, quad: npt.NDArray[np.float64], enough: int = 2) -> int:
+    """How many of the two card edges meeting at the corner next to the index read show where
+    predicted (counting stops at ``enough``): the table just outside and card just inside, or
+    a step or a dark line (the card's rim, its shadow on the card below) where the card's
+    white ends."""
+    shown = 0
     corner = quad[0]
     width = float(np.linalg.norm(quad[1] - quad[0]))
     gap = 0.06 * width
@@ -837,11 +1014,12 @@ def _corner_exposed(scene: Scene, quad: npt.NDArray[np.float64]) -> bool:
         points = [corner + t * along for t in (0.12, 0.3)]
         outside = np.array([p - gap * normal for p in points])
         inside = np.array([p + gap * normal for p in points])
-        if (scene.regions_at(outside) == 0).all() and (scene.regions_at(inside) > 0).all():
-            return True
-        if _edge_evidence(scene, corner, along, normal, width) >= EDGE_SHOWN:
-            return True
-    return False
+        shown += bool(((scene.regions_at(outside) == 0).all()
+                       and (scene.regions_at(inside) > 0).all())
+                      or _edge_evidence(scene, corner, along, normal, width) >= EDGE_SHOWN)
+        if shown >= enough:
+            break
+    return shown
 
 
 def _edge_evidence(scene: Scene, corner: npt.NDArray[np.float64], along: npt.NDArray[np.float64],
@@ -875,18 +1053,30 @@ def _assemble(
     scene: Scene, blobs: list[Blob], parts: list[frozenset[int]], guesses: list[_Guess],
     profile: DeckProfile, fine: _Fine
 ) -> list[_Card]:
-    ranked = sorted((g for g in guesses if g.score >= CLOSE_LOOK), key=lambda g: -g.score)
+    # Lone marks that are not plainly one come last: most compact marks that look somewhat
+    # like a star are a read card's rank or pip.
+    ranked = sorted((g for g in guesses if g.score >= (LONE_LOOK if g.lone else CLOSE_LOOK)),
+                    key=lambda g: (g.lone and g.score < LONE_PLAIN, -g.score))
     used: set[int] = set()
     cards: list[_Card] = []
+    turns: dict[int, list[_Guess]] = {}
+    for g in guesses:
+        if g.lone:
+            turns.setdefault(g.pip, []).append(g)
     for g in ranked:
         marks = parts[g.pip] | parts[g.anchor]
-        if marks & used or parts[g.pip] & parts[g.anchor]:
+        if marks & used or (parts[g.pip] & parts[g.anchor] and not g.lone):
+            continue
+        # A lone mark is read once, in its best frame; its card lies the way that fits best.
+        lone = turns.pop(g.pip, None) if g.lone else None
+        if g.lone and lone is None:
             continue
         fine.settle(g)
-        if g.score < ACCEPT:
+        if g.score < (LONE_ACCEPT if g.lone else ACCEPT):
             continue
-        quad = next((q for q in _quads(g, profile)
-                     if _on_cards(scene, q, g.score) and _corner_exposed(scene, q)), None)
+        quad = (_lone_quad(scene, g, lone, profile) if lone is not None else next(
+            (q for q in _quads(g, profile)
+             if _on_cards(scene, q, g.score) and _corner_exposed(scene, q)), None))
         if quad is None:
             continue
         point = blobs[g.pip].centroid
