@@ -85,6 +85,17 @@ def frame_matrices(pips: npt.NDArray[np.float64], anchors: npt.NDArray[np.float6
     return out
 
 
+def lone_points(centroid: npt.NDArray[np.float64], unit: float, down: npt.NDArray[np.float64]) -> (
+        tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]):
+    """The frame origin and anchor of a lone corner mark (``LONE_OFFSET``) whose card's down
+    is the unit vector ``down``.
+
+    >>> [p.tolist() for p in lone_points(np.array([10.0, 10.0]), 4.0, np.array([0.0, 1.0]))]
+    [[10.0, 12.0], [10.0, 8.0]]
+    """
+    return centroid + LONE_OFFSET * unit * down, centroid - (1.0 - LONE_OFFSET) * unit * down
+
+
 def patch_matrix(
     frame: npt.NDArray[np.float64], width: int = PATCH_W, height: int = PATCH_H,
     window: tuple[tuple[float, float], tuple[float, float]] = (WIN_X, WIN_Y),

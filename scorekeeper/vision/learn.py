@@ -5,7 +5,7 @@ The corner index is found as the ink marks in the top-left corner: the top-most 
 rank mark (and all of them together) anchors an index frame; patches are sampled in that frame
 from the card as it is and as seen through a tilted phone. A corner that shows one mark and
 nothing below it (some jokers' star) is learned in a frame of that mark alone
-(``LONE_OFFSET``), upright on the card.
+(``lone_points``), upright on the card.
 """
 
 from __future__ import annotations
@@ -23,13 +23,13 @@ from scorekeeper.vision.features import (
     CANON_H,
     CANON_W,
     INK_LEVEL,
-    LONE_OFFSET,
     PATCH_H,
     PATCH_W,
     STEP,
     Blob,
     FloatImage,
     Image,
+    Mask,
     affine_variants,
     blur_for_step,
     describe,
@@ -37,6 +37,7 @@ from scorekeeper.vision.features import (
     ink_blobs,
     ink_colour,
     inkness,
+    lone_points,
     patch_matrix,
     sample_patch,
 )
@@ -100,12 +101,19 @@ def find_index(norm: FloatImage, art_pip: bool = True) -> tuple[Blob, list[Blob]
     raise error
 
 
-def _find_index(norm: FloatImage, level: float, art_pip: bool) -> tuple[Blob, list[Blob]]:
-    h, w = norm.shape[:2]
+def _corner_ink(norm: FloatImage, level: float) -> tuple[Mask, int]:
+    """Where a normalised canonical card is ink at ``level``, its rim (the margin returned, in
+    pixels) left out."""
     ink = inkness(norm) > 1.0 - level
-    margin = round(0.015 * w)
+    margin = round(0.015 * norm.shape[1])
     ink[:margin, :] = ink[-margin:, :] = False
     ink[:, :margin] = ink[:, -margin:] = False
+    return ink, margin
+
+
+def _find_index(norm: FloatImage, level: float, art_pip: bool) -> tuple[Blob, list[Blob]]:
+    h, w = norm.shape[:2]
+    ink, margin = _corner_ink(norm, level)
     marks = [
         b for b in ink_blobs(ink, min_area=6)
         if b.x + b.w <= RANK_BOX[0] * w and b.y + b.h <= PIP_BOTTOM * h and b.x < 0.22 * w
@@ -164,7 +172,7 @@ def learn_normalised(code: str, norm: FloatImage) -> CardModel:
     (``normalise_card``)."""
     # A suited card always shows a rank over its pip: only a joker, the Boss or the null may
     # show a lone mark instead.
-    norm, pip, anchors, lone = _index_frames(norm, not Card.parse(code).is_natural)
+    norm, pip, origin, anchors, lone = _index_frames(norm, not Card.parse(code).is_natural)
     ink = inkness(norm)
     # The card's rim reads as blank, as recognition blanks the table and the card edges.
     rim = round(EDGE_MARGIN * CANON_W)
@@ -174,7 +182,6 @@ def learn_normalised(code: str, norm: FloatImage) -> CardModel:
     ink[:, -rim:] = 0.0
     centre = np.array([CANON_W / 2, CANON_H / 2])
     card_corners = np.array([[0, 0], [CANON_W, 0], [CANON_W, CANON_H], [0, CANON_H]], np.float64)
-    origin = pip.centroid + ([0.0, LONE_OFFSET * math.sqrt(pip.area)] if lone else 0.0)
     first = frame_matrix(origin, anchors[0])
     colour = ink_colour(sample_patch(norm, first), sample_patch(ink, first))
     templates, corners, d_ratio, to_canon = [], [], [], []
@@ -214,14 +221,15 @@ def learn_normalised(code: str, norm: FloatImage) -> CardModel:
 
 
 def _index_frames(norm: FloatImage, lone_ok: bool) -> tuple[
-        FloatImage, Blob, list[npt.NDArray[np.float64]], bool]:
+        FloatImage, Blob, npt.NDArray[np.float64], list[npt.NDArray[np.float64]], bool]:
     """Where a card's index is learned from: the card (turned round if its index shows only at
-    the bottom right), the pip (or the lone mark), the rank anchors, and whether the corner
-    shows a lone mark.
+    the bottom right), the pip (or the lone mark), the frames' origin, the rank anchors, and
+    whether the corner shows a lone mark.
 
-    The anchors are each rank mark's centroid and, where the rank has several marks, their
-    joint centroid. A corner with one mark and nothing below it (some jokers' star), where
-    ``lone_ok``, has a single anchor, a unit above the frame's origin (``LONE_OFFSET``)."""
+    The origin is the pip's centroid; the anchors are each rank mark's centroid and, where the
+    rank has several marks, their joint centroid. A corner with one mark and nothing below it
+    (some jokers' star), where ``lone_ok``, is framed by that mark alone (``lone_points``,
+    upright on the card)."""
     error: NoIndexFoundError | None = None
     both_ways = (norm, cv2.rotate(norm, cv2.ROTATE_180))
     # Rank over pip, else a lone mark, the card upright and then turned round; else a rank
@@ -234,15 +242,16 @@ def _index_frames(norm: FloatImage, lone_ok: bool) -> tuple[
                 error = error or exc
                 mark = lone_mark(turned) if lone_ok and not art_pip else None
                 if mark is not None:
-                    unit = math.sqrt(mark.area)
-                    return turned, mark, [mark.centroid - [0.0, (1.0 - LONE_OFFSET) * unit]], True
+                    origin, anchor = lone_points(mark.centroid, math.sqrt(mark.area),
+                                                 np.array([0.0, 1.0]))
+                    return turned, mark, origin, [anchor], True
                 continue
             anchors = [r.centroid for r in ranks]
             if len(ranks) > 1:
                 areas = np.array([r.area for r in ranks], np.float64)
                 anchors.append((np.stack([r.centroid for r in ranks]) * areas[:, None]).sum(0)
                                / areas.sum())
-            return turned, pip, anchors, False
+            return turned, pip, pip.centroid, anchors, False
     assert error is not None
     raise error
 
@@ -252,10 +261,7 @@ def lone_mark(norm: FloatImage) -> Blob | None:
     star): the compact mark nearest the corner in ``LONE_BOX``, at least ``LONE_MIN`` of the
     card's width, with next to no ink right below it where a pip would be."""
     h, w = norm.shape[:2]
-    ink = inkness(norm) > 1.0 - INK_LEVEL
-    margin = round(0.015 * w)
-    ink[:margin, :] = ink[-margin:, :] = False
-    ink[:, :margin] = ink[:, -margin:] = False
+    ink, margin = _corner_ink(norm, INK_LEVEL)
     marks = [b for b in ink_blobs(ink, min_area=6)
              if b.x < LONE_BOX[0] * w and b.y < LONE_BOX[1] * h and b.x > margin
              and b.y > margin and b.size >= LONE_MIN * w and 0.5 <= b.w / b.h <= 2.0]

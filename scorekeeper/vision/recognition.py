@@ -31,7 +31,6 @@ from scorekeeper.vision.features import (
     CANON_W,
     FINE_PARTS,
     INK_LEVEL,
-    LONE_OFFSET,
     PATCH_H,
     PATCH_W,
     STEP,
@@ -44,6 +43,7 @@ from scorekeeper.vision.features import (
     glyph_mask,
     ink_colour,
     inkness,
+    lone_points,
     patch_matrix,
     sample_patch,
     sample_patches,
@@ -157,6 +157,9 @@ LONE_FILL: Final = 0.3
 #: this many degrees; the two strongest that lie at least ``LONE_APART`` degrees apart, the
 #: second if at least ``LONE_SECOND`` as strong as the first.
 LONE_REACH: Final = 4.0
+LONE_BIN: Final = 3
+LONE_APART: Final = 12
+LONE_SECOND: Final = 0.5
 #: A lone mark's guess is looked at closely from this coarse score (a star is a simple shape:
 #: stars read from pips and art came to 0.81 on the probe decks, right ones to 0.77-0.99).
 LONE_LOOK: Final = 0.75
@@ -166,9 +169,6 @@ LONE_ACCEPT: Final = 0.9
 #: A lone mark's guess from this coarse score is read in turn with the pairs of marks, the
 #: others after them.
 LONE_PLAIN: Final = 0.85
-LONE_BIN: Final = 3
-LONE_APART: Final = 12
-LONE_SECOND: Final = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -497,9 +497,9 @@ def _lone_guesses(scene: Scene, blobs: list[Blob]) -> list[_Guess]:
         for angle in directions.near(b.centroid, unit):
             for quarter in range(4):
                 a = math.radians(angle + 90 * quarter)
-                down = np.array([math.cos(a), math.sin(a)])
-                origins.append(b.centroid + LONE_OFFSET * unit * down)
-                anchors.append(b.centroid - (1.0 - LONE_OFFSET) * unit * down)
+                origin, anchor = lone_points(b.centroid, unit, np.array([math.cos(a), math.sin(a)]))
+                origins.append(origin)
+                anchors.append(anchor)
                 units.append(unit)
                 owners.append((i, region))
     if not origins:
