@@ -12,7 +12,7 @@ import pytest
 from test_vision_heldout import _need_art
 
 from scorekeeper.vision import calibrate_dir, recognize
-from scorekeeper.vision.art import ArtDeck, aisleriot
+from scorekeeper.vision.art import ArtDeck, aisleriot, toss_like
 from scorekeeper.vision.features import CANON_H, CANON_W
 from scorekeeper.vision.learn import find_index, learn_card, lone_mark, normalise_card
 from scorekeeper.vision.profile import DeckProfile
@@ -24,7 +24,7 @@ def _profile(deck: ArtDeck, codes: list[str], folder: Path, seed: int,
     rng = np.random.default_rng(seed)
     for code in codes:
         (folder / f"{code}.jpg").write_bytes(calibration_photo(rng, code, deck, size))
-    result = calibrate_dir(folder, deck="standard")
+    result = calibrate_dir(folder, deck=deck.kind)  # type: ignore[arg-type]
     assert not result.failed, result.failed
     return result.profile
 
@@ -154,3 +154,30 @@ def test_a_lone_star_joker_is_read_once_where_it_lies(tmp_path: Path, seed: int,
     at = shot.cards.index(jokers[0])
     assert at in pairs and result.cards[pairs[at]].code == jokers[0].code
     assert result.cards[pairs[at]].confidence >= 0.9
+
+
+#: Toss suits of one shape in the other ink (crosses are gold clubs, castles blue hearts, ...).
+_OTHER_INK = {"cl": "cr", "cr": "cl", "sp": "or", "or": "sp", "he": "ca", "ca": "he",
+              "di": "sh", "sh": "di"}
+
+
+@pytest.mark.parametrize(("seed", "index", "misread"), [
+    (32, 0, {"3cl": "3cr"}),
+    (26, 2, {"8cr": "8cl", "10sh": "10di", "5cr": "5cl"}),
+])
+def test_an_index_is_read_in_the_ink_of_its_own_glyphs(tmp_path: Path, seed: int, index: int,
+                                                      misread: dict[str, str]) -> None:
+    # The ink was read over the index's whole window, where the cloth by the card's edge and
+    # the card above count too: these were read as the same rank in the other ink (3cl as
+    # 3cr with confidence 1.00). The profile holds each card's twin of the other ink.
+    _need_art("tigullio")
+    deck = toss_like(aisleriot("tigullio"), "warm")
+    shot = _photo(deck, seed, index)
+    codes = [c.code for c in shot.cards]
+    assert set(misread) <= set(codes)
+    twins = {c[:-2] + _OTHER_INK[c[-2:]] for c in codes if c[-2:] in _OTHER_INK}
+    result = recognize(shot.jpeg, _profile(deck, sorted(set(codes) | twins), tmp_path, seed))
+    pairs = match(list(shot.cards), [c.corners for c in result.cards])
+    read = {c.code: result.cards[pairs[i]].code for i, c in enumerate(shot.cards) if i in pairs}
+    assert {code: read.get(code) for code in misread} == {code: code for code in misread}
+    assert not (set(misread.values()) - set(codes)) & set(result.codes)

@@ -73,6 +73,8 @@ ACCEPT: Final = 0.7
 FINALISTS: Final = 4
 #: ... as long as their coarse score is within this of the best.
 FINALIST_GAP: Final = 0.12
+#: The ink's colour is read this many patch pixels around the best-fitting card's glyphs.
+GLYPH_GROW: Final = 1
 #: Weight of the ink colour difference against the shape correlation.
 COLOUR_WEIGHT: Final = 0.6
 #: The close comparison reads the larger decoded photo when it is this much larger.
@@ -577,7 +579,12 @@ def _score(scene: Scene, ink: FloatImage, guesses: list[_Guess], profile: DeckPr
     for k in (int(k) for k in promising):
         i = int(rows[k])
         g = guesses[i]
-        colour = ink_colour(sample_patch(scene.norm, g.frame), patches[i].reshape(PATCH_H, PATCH_W))
+        # The ink is read on the glyphs of the card whose shape fits best: the window also
+        # holds what lies around the index (the table by the card's edge, the card above).
+        glyph = glyph_mask(profile.templates[int(best_template[k, np.argmax(per_card[k])])]
+                           .reshape(PATCH_H, PATCH_W), GLYPH_GROW)
+        colour = ink_colour(sample_patch(scene.norm, g.frame),
+                            patches[i].reshape(PATCH_H, PATCH_W) * glyph)
         penalty = _colour_penalty(profile.colours, colour)
         combined = per_card[k] - penalty
         order = np.argsort(-combined)
