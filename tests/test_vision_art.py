@@ -12,7 +12,7 @@ import pytest
 from test_vision_heldout import _need_art
 
 from scorekeeper.vision import calibrate_dir, recognize
-from scorekeeper.vision.art import ArtDeck, aisleriot, toss_like
+from scorekeeper.vision.art import TOSS_SUIT_OF, ArtDeck, aisleriot, toss_like
 from scorekeeper.vision.features import CANON_H, CANON_W
 from scorekeeper.vision.learn import find_index, learn_card, lone_mark, normalise_card
 from scorekeeper.vision.profile import DeckProfile
@@ -157,8 +157,7 @@ def test_a_lone_star_joker_is_read_once_where_it_lies(tmp_path: Path, seed: int,
 
 
 #: Toss suits of one shape in the other ink (crosses are gold clubs, castles blue hearts, ...).
-_OTHER_INK = {"cl": "cr", "cr": "cl", "sp": "or", "or": "sp", "he": "ca", "ca": "he",
-              "di": "sh", "sh": "di"}
+_OTHER_INK = TOSS_SUIT_OF | {toss: suit for suit, toss in TOSS_SUIT_OF.items()}
 
 
 @pytest.mark.parametrize(("seed", "index", "misread"), [

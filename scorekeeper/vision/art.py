@@ -255,6 +255,8 @@ class TossInks:
     font: str
 
 
+#: The Toss suit each standard suit is recoloured into (same shape, gold or blue ink).
+TOSS_SUIT_OF: Final = {"cl": "cr", "sp": "or", "he": "ca", "di": "sh"}
 #: A few plausible printings; which one a deck gets is part of what makes it that deck.
 TOSS_INKS: Final = {
     "warm": TossInks((30, 160, 220), (170, 80, 20), (120, 30, 110), (110, 110, 110),
@@ -277,9 +279,8 @@ def toss_like(base: ArtDeck, inks: str = "warm") -> ArtDeck:
                 continue
             rank, suit = code[:-2], code[-2:]
             cards[code] = card
-            new_suit = {"cl": "cr", "sp": "or", "he": "ca", "di": "sh"}[suit]
             source, target = ("black", ink.gold) if suit in ("cl", "sp") else ("red", ink.blue)
-            cards[rank + new_suit] = _recolour(card, source, target)
+            cards[rank + TOSS_SUIT_OF[suit]] = _recolour(card, source, target)
         black, red = base.cards.get("jk-black"), base.cards.get("jk-red")
         if black is not None and red is not None:
             cards["jk-black"] = black
