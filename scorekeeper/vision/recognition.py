@@ -451,7 +451,7 @@ def _guesses(scene: Scene, blobs: list[Blob], profile: DeckProfile) -> list[_Gue
     r_lo, r_hi = float(ratio.min()) * PAIR_SLACK[0], float(ratio.max()) * PAIR_SLACK[1]
     by_region: dict[int, list[int]] = {}
     max_mark = MAX_MARK * max(scene.norm.shape[:2])
-    regions = scene.regions_at(np.array([b.centroid for b in blobs]).reshape(-1, 2))
+    regions = scene.regions_at(np.array([b.centroid for b in blobs]).reshape(-1, 2), printed=True)
     for i, b in enumerate(blobs):
         region = int(regions[i])
         if region == 0 or b.size < MIN_MARK or b.size > max_mark:
@@ -488,7 +488,7 @@ def _lone_guesses(scene: Scene, blobs: list[Blob]) -> list[_Guess]:
                   and b.area >= LONE_FILL * b.w * b.h]
     if not candidates:
         return []
-    regions = scene.regions_at(np.array([blobs[i].centroid for i in candidates]))
+    regions = scene.regions_at(np.array([blobs[i].centroid for i in candidates]), printed=True)
     directions = _Directions(scene.ink)
     origins, anchors, units, owners = [], [], [], []
     for i, region in zip(candidates, regions.tolist(), strict=True):
@@ -1022,7 +1022,7 @@ def _edges_shown(scene: Scene, quad: npt.NDArray[np.float64], enough: int = 2) -
         outside = np.array([p - gap * normal for p in points])
         inside = np.array([p + gap * normal for p in points])
         shown += bool(((scene.regions_at(outside) == 0).all()
-                       and (scene.regions_at(inside) > 0).all())
+                       and (scene.regions_at(inside, printed=True) > 0).all())
                       or _edge_evidence(scene, corner, along, normal, width) >= EDGE_SHOWN)
         if shown >= enough:
             break

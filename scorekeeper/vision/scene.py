@@ -19,6 +19,10 @@ from scorekeeper.vision.features import FloatImage, Image, Mask
 
 #: Gaps up to this fraction of the photo's long side between white card areas are closed.
 BRIDGE: Final = 0.008
+#: Where ink is read, a card region also holds the parts of its convex hull this close to it
+#: (fraction of the photo's long side): an index printed near a card's edge leaves only a thin
+#: strip of white outside it, which the mask loses, so the index opens a notch in the region.
+NOTCH: Final = 0.008
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -31,13 +35,19 @@ class Scene:
     card_width: dict[int, float]  # label -> estimated card width in pixels
     white_scale: FloatImage  # per-channel factor photo -> normalised, at quarter size
     hulls: npt.NDArray[np.int32] | None = None  # card regions' convex hulls, at half size
+    printed: npt.NDArray[np.int32] | None = None  # the regions with their notches (NOTCH)
 
-    def regions_at(self, points: npt.NDArray[np.float64],
-                   hull: bool = False) -> npt.NDArray[np.int32]:
+    def regions_at(self, points: npt.NDArray[np.float64], hull: bool = False,
+                   printed: bool = False) -> npt.NDArray[np.int32]:
         """Region labels (0 = table, or outside the photo) at full-size pixel points (N, 2);
         with ``hull``, of the regions' convex hulls (a court card's picture that reaches its
-        rim leaves a bay in its region, not a hole)."""
-        labels = self.hulls if hull and self.hulls is not None else self.filled
+        rim leaves a bay in its region, not a hole); with ``printed``, of the regions where
+        ink is read as print (``NOTCH``)."""
+        labels = self.filled
+        if hull and self.hulls is not None:
+            labels = self.hulls
+        elif printed and self.printed is not None:
+            labels = self.printed
         h, w = labels.shape
         xs = np.floor(points[:, 0] / 2).astype(int)
         ys = np.floor(points[:, 1] / 2).astype(int)
@@ -155,14 +165,33 @@ def analyse(img: Image) -> Scene:
         peaks = np.zeros(count + 1, np.float32)
         np.maximum.at(peaks, labels_half.ravel(), dist.ravel())
         widths = {label: 4.0 * float(peaks[label]) for label in range(1, count + 1)}
-    return Scene(norm, ink, labels_half, widths, small_scale, hull_regions(labels_half))
+    hulls = hull_regions(labels_half)
+    return Scene(norm, ink, labels_half, widths, small_scale, hulls,
+                 _notches_filled(labels_half, hulls, round(max(hh, hw) * NOTCH)))
+
+
+def _notches_filled(labels: npt.NDArray[np.int32], hulls: npt.NDArray[np.int32],
+                    reach: int) -> npt.NDArray[np.int32]:
+    """The regions with the parts of their hulls within ``reach`` pixels of them added.
+
+    >>> labels = np.zeros((9, 9), np.int32); labels[1:8, 1:8] = 1; labels[3:6, 1:3] = 0
+    >>> int(_notches_filled(labels, hull_regions(labels), 2)[4, 1])
+    1
+    """
+    if reach < 1:
+        return labels
+    near = cv2.dilate((labels > 0).astype(np.uint8), cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1)))
+    out: npt.NDArray[np.int32] = np.where((labels == 0) & (near > 0), hulls, labels)
+    return out
 
 
 def card_ink(scene: Scene, erode: int) -> FloatImage:
     """Inkness inside card regions (away from their edges), 0 elsewhere: what index patches
     are sampled from, so the table around a card reads as blank like a card's margin."""
     h, w = scene.ink.shape
-    inside: Image = (scene.filled > 0).astype(np.uint8)
+    regions = scene.filled if scene.printed is None else scene.printed
+    inside: Image = (regions > 0).astype(np.uint8)
     half = max(1, erode // 2)
     inside = cv2.erode(inside, cv2.getStructuringElement(
         cv2.MORPH_ELLIPSE, (2 * half + 1, 2 * half + 1)))
