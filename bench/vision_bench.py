@@ -76,6 +76,9 @@ PROBES: dict[str, Callable[[], art.ArtDeck]] = {
     "neoclassical (standard; its jokers show a lone star)": lambda: art.aisleriot("neoclassical"),
     "plastic (standard; its jokers show a lone star)": lambda: art.aisleriot("plastic"),
     "gnomangelo (standard; its jokers show a lone star)": lambda: art.aisleriot("gnomangelo"),
+    "orell (Toss-like, deep inks)": _toss("orell", "deep"),
+    "rheinland (Toss-like, pale inks)": _toss("rheinland", "pale"),
+    "anglo_modern (Toss-like, deep inks; its black is a navy)": _toss("anglo_modern", "deep"),
 }
 #: Decks never looked at while tuning.
 HELD_OUT: dict[str, Callable[[], art.ArtDeck]] = {

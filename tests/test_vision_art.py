@@ -12,7 +12,7 @@ import pytest
 from test_vision_heldout import _need_art
 
 from scorekeeper.vision import calibrate_dir, recognize
-from scorekeeper.vision.art import TOSS_SUIT_OF, ArtDeck, aisleriot, toss_like
+from scorekeeper.vision.art import TOSS_INKS, TOSS_SUIT_OF, ArtDeck, aisleriot, toss_like
 from scorekeeper.vision.features import CANON_H, CANON_W
 from scorekeeper.vision.learn import find_index, learn_card, lone_mark, normalise_card
 from scorekeeper.vision.profile import DeckProfile
@@ -180,3 +180,22 @@ def test_an_index_is_read_in_the_ink_of_its_own_glyphs(tmp_path: Path, seed: int
     read = {c.code: result.cards[pairs[i]].code for i, c in enumerate(shot.cards) if i in pairs}
     assert {code: read.get(code) for code in misread} == {code: code for code in misread}
     assert not (set(misread.values()) - set(codes)) & set(result.codes)
+
+
+@pytest.mark.parametrize(("theme", "inks"), [
+    ("anglo", "warm"), ("ornamental", "warm"), ("tigullio", "warm"), ("lattmann", "warm"),
+    ("bellot", "deep"), ("simplistic", "pale"),
+])
+def test_toss_like_gold_suits_are_printed_in_gold(theme: str, inks: str) -> None:
+    # Themes whose black is a slate or a navy (tigullio, lattmann) kept most of it in their
+    # "gold" suits, so a cross and a club of one rank were nearly the same card.
+    _need_art(theme)
+    base = aisleriot(theme)
+    deck = toss_like(base, inks)
+    gold = np.array(TOSS_INKS[inks].gold, np.float64)
+    for code in ("7cl", "10sp", "Qcl"):
+        twin = code[:-2] + TOSS_SUIT_OF[code[-2:]]
+        print_ = base.cards[code].image.max(axis=2) < 128
+        painted = np.median(deck.cards[twin].image[print_].astype(np.float64), axis=0)
+        # Gold, perhaps lighter where the theme's black is (blue well below red, as in gold).
+        assert painted[2] - painted[0] >= 0.6 * (gold[2] - gold[0]), (twin, painted.tolist())

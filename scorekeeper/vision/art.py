@@ -29,6 +29,7 @@ from typing import Final
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from scorekeeper.vision.errors import ArtMissingError
 from scorekeeper.vision.features import Image
@@ -200,9 +201,12 @@ def letele() -> ArtDeck:
     return ArtDeck("npm:@letele/playing-cards", "standard", _load(folder))
 
 
-def _recolour(card: DrawnCard, source: str, ink: tuple[int, int, int]) -> DrawnCard:
+def _recolour(card: DrawnCard, source: str, ink: tuple[int, int, int],
+              black: npt.NDArray[np.float32] | None = None) -> DrawnCard:
     """The card with its ``source`` ink ("black", "red" or "any") turned to ``ink`` (BGR),
-    keeping how dark each pixel is (so anti-aliased edges stay smooth)."""
+    keeping how dark each pixel is (so anti-aliased edges stay smooth). ``black`` is the
+    deck's own black ink (0..1 BGR; a slate or a navy in some themes): pixels between the white
+    and it count as that ink too."""
     f = card.image.astype(np.float32) / 255.0
     hi, lo = f.max(axis=2), f.min(axis=2)
     sat = (hi - lo) / np.maximum(hi, 1e-3)
@@ -214,11 +218,51 @@ def _recolour(card: DrawnCard, source: str, ink: tuple[int, int, int]) -> DrawnC
     else:
         weight = np.ones_like(hi)
     depth = (1.0 - (hi + lo) / 2 if source != "red" else 1.0 - (g + b) / 2)
+    if source == "black" and black is not None:
+        weight = np.maximum(weight, _near_line(f, black))
     depth = np.clip(depth, 0.0, 1.0)
     target = np.array(ink, np.float32) / 255.0
     painted = 1.0 - depth[..., None] * (1.0 - target[None, None, :])
     out = f * (1 - weight[..., None]) + painted * weight[..., None]
     return DrawnCard("", (np.clip(out, 0, 1) * 255).astype(np.uint8), card.alpha)
+
+
+#: A pixel this far (0..1 BGR) from the line between white and a deck's black is that ink;
+#: the weight falls to nothing at twice the distance.
+INK_LINE: Final = 0.06
+
+
+def _near_line(f: npt.NDArray[np.float32], ink: npt.NDArray[np.float32]) -> (
+        npt.NDArray[np.float32]):
+    """How much each pixel of ``f`` (0..1 BGR) is a tint of ``ink``: 1 on the line from white
+    to it, none from ``2 * INK_LINE`` away.
+
+    >>> f = np.array([[[0.2, 0.25, 0.3], [0.6, 0.62, 0.65], [0.1, 0.5, 0.9]]], np.float32)
+    >>> _near_line(f, np.array([0.2, 0.25, 0.3], np.float32)).round(2).tolist()
+    [[1.0, 1.0, 0.0]]
+    """
+    span = 1.0 - ink
+    t = np.clip(((1.0 - f) @ span) / max(float(span @ span), 1e-6), 0.0, 1.0)
+    off = np.linalg.norm((1.0 - f) - t[..., None] * span, axis=2)
+    out: npt.NDArray[np.float32] = np.clip(2.0 - off / INK_LINE, 0.0, 1.0).astype(np.float32)
+    return out
+
+
+def black_ink(card: DrawnCard) -> npt.NDArray[np.float32]:
+    """A card's black ink (0..1 BGR): the median of its dark, nearly colourless pixels (a
+    plain black pip card's print; some themes print a slate or a navy).
+
+    >>> img = np.full((4, 4, 3), 255, np.uint8); img[:2] = (61, 54, 41)
+    >>> (black_ink(DrawnCard("7cl", img, img[..., 0])) * 255).round().tolist()
+    [61.0, 54.0, 41.0]
+    """
+    f = card.image.astype(np.float32) / 255.0
+    hi, lo = f.max(axis=2), f.min(axis=2)
+    dark = (hi < 0.5) & (hi - lo < 0.15)
+    if not dark.any():
+        return np.zeros(3, np.float32)
+    out: npt.NDArray[np.float32] = np.median(f[dark], axis=0).astype(np.float32)
+    return out
 
 
 def _font_card(template: DrawnCard, letter: str, symbol: str, ink: tuple[int, int, int],
@@ -257,6 +301,9 @@ class TossInks:
 
 #: The Toss suit each standard suit is recoloured into (same shape, gold or blue ink).
 TOSS_SUIT_OF: Final = {"cl": "cr", "sp": "or", "he": "ca", "di": "sh"}
+#: Version of the recolouring, in the cache folder's name (a changed recolouring is not read
+#: from an older cache): 2 recolours a theme's own black (slate, navy), not only pure black.
+TOSS_RECOLOUR: Final = 2
 #: A few plausible printings; which one a deck gets is part of what makes it that deck.
 TOSS_INKS: Final = {
     "warm": TossInks((30, 160, 220), (170, 80, 20), (120, 30, 110), (110, 110, 110),
@@ -270,9 +317,11 @@ TOSS_INKS: Final = {
 
 def toss_like(base: ArtDeck, inks: str = "warm") -> ArtDeck:
     """A Toss-like deck (eight suits, five jokers, the null) made from a standard deck."""
-    folder = cache_dir() / f"toss-{base.name.replace(':', '-').replace('/', '-')}-{inks}"
+    folder = cache_dir() / (f"toss{TOSS_RECOLOUR}-{base.name.replace(':', '-').replace('/', '-')}"
+                            f"-{inks}")
     if not (folder / "Kcr.png").exists():
         ink = TOSS_INKS[inks]
+        black_print = black_ink(base.cards["7cl"])
         cards: dict[str, DrawnCard] = {}
         for code, card in base.cards.items():
             if code.startswith("jk"):
@@ -280,12 +329,12 @@ def toss_like(base: ArtDeck, inks: str = "warm") -> ArtDeck:
             rank, suit = code[:-2], code[-2:]
             cards[code] = card
             source, target = ("black", ink.gold) if suit in ("cl", "sp") else ("red", ink.blue)
-            cards[rank + TOSS_SUIT_OF[suit]] = _recolour(card, source, target)
+            cards[rank + TOSS_SUIT_OF[suit]] = _recolour(card, source, target, black_print)
         black, red = base.cards.get("jk-black"), base.cards.get("jk-red")
         if black is not None and red is not None:
             cards["jk-black"] = black
             cards["jk-red"] = red
-            cards["jk-gold"] = _recolour(black, "black", ink.gold)
+            cards["jk-gold"] = _recolour(black, "black", ink.gold, black_print)
             cards["jk-blue"] = _recolour(red, "red", ink.blue)
         template = base.cards["Acl"]
         cards["boss"] = _font_card(template, "B", "\u265b", ink.boss, ink.font)
