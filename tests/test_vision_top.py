@@ -14,6 +14,7 @@ from scorekeeper.vision.features import CANON_H, CANON_W
 from scorekeeper.vision.recognition import (
     SURE,
     _add_reading,
+    _another_corner,
     _by_colour,
     _Card,
     _confidence,
@@ -207,3 +208,24 @@ def test_a_sure_court_card_over_a_bay_lies_on_the_cards(score: float, on: bool) 
     quad = np.array([[80.0, 50.0], [320.0, 50.0], [320.0, 350.0], [80.0, 350.0]])
     assert _on_cards(scene, quad, score) is on
     assert not _on_cards(scene, quad + (0.0, 340.0), score)
+
+
+def test_a_jokers_other_star_is_the_same_card_and_the_outline_holding_both_is_kept() -> None:
+    # A joker shows its star in two or four corners; each star read alone gave a second
+    # "joker", its card often placed the wrong way round off the first.
+    profile = SimpleNamespace(to_canon=np.array([[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]]),
+                              corners=np.array([CANON], np.float32))
+    star, other_star = np.array([120.0, 120.0]), np.array([280.0, 360.0])
+    card = np.array([[100.0, 100.0], [300.0, 100.0], [300.0, 380.0], [100.0, 380.0]])
+    wrong = np.array([[100.0, 100.0], [300.0, 100.0], [300.0, -180.0], [100.0, -180.0]])
+    cards = [_Card(7, 0.95, 0.0, -1, wrong.copy(), [star], canon=CANON)]
+    # The other star lies off the first outline, but the new outline holds both stars.
+    assert _another_corner(cards, 7, card, other_star, profile, 0)  # type: ignore[arg-type]
+    assert np.allclose(cards[0].quad, card)
+    # A further star inside the kept outline is the same card; the outline stays.
+    assert _another_corner(cards, 7, wrong, np.array([280.0, 120.0]), profile, 0)  # type: ignore[arg-type]
+    assert np.allclose(cards[0].quad, card)
+    # Another card's star, or the same joker's star far off, is not.
+    assert not _another_corner(cards, 8, card, other_star, profile, 0)  # type: ignore[arg-type]
+    far = card + 1000.0
+    assert not _another_corner(cards, 7, far, np.array([1280.0, 1360.0]), profile, 0)  # type: ignore[arg-type]

@@ -1087,8 +1087,10 @@ def _assemble(
         if quad is None:
             continue
         point = blobs[g.pip].centroid
-        same = next((c for c in cards if _same_card(c, g.card, quad, point)), None)
         used.update(marks)
+        if g.lone and _another_corner(cards, g.card, quad, point, profile, g.template):
+            continue
+        same = next((c for c in cards if _same_card(c, g.card, quad, point)), None)
         if same is not None:
             _add_reading(same, g.card, g.score, g.worst, quad, point)
             same.blobs.update((g.pip, g.anchor))
@@ -1097,6 +1099,24 @@ def _assemble(
                            [blobs[g.pip].centroid], {g.pip, g.anchor},
                            canon=_canon_corners(profile, g.template), worst=g.worst))
     return cards
+
+
+def _another_corner(cards: list[_Card], code: int, quad: npt.NDArray[np.float64],
+                    point: npt.NDArray[np.float64], profile: DeckProfile, template: int) -> bool:
+    """Whether a lone mark read as ``code`` (at ``point``, its card at ``quad``) is another
+    corner of a card already read: a joker shows its star in two or four corners, and a star's
+    card may be placed the wrong way round. Of the two outlines, the one that holds both
+    marks is kept."""
+    for card in cards:
+        first = card.index_points[0]
+        if card.card != code or not (_point_in_quad(point, card.quad)
+                                     or _point_in_quad(first, quad)):
+            continue
+        if (_point_in_quad(first, quad) and _point_in_quad(point, quad)
+                and not _point_in_quad(point, card.quad)):
+            card.quad, card.canon = quad, _canon_corners(profile, template)
+        return True
+    return False
 
 
 def _add_reading(card: _Card, code: int, score: float, worst: float,
