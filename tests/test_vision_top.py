@@ -21,9 +21,10 @@ from scorekeeper.vision.recognition import (
     _leads,
     _mark_top,
     _on_cards,
+    _outline_shown,
     _uncovered,
 )
-from scorekeeper.vision.scene import Scene, hull_regions
+from scorekeeper.vision.scene import Scene, analyse, hull_regions
 
 CANON = np.array([[0.0, 0.0], [CANON_W, 0.0], [CANON_W, CANON_H], [0.0, CANON_H]])
 
@@ -229,3 +230,18 @@ def test_a_jokers_other_star_is_the_same_card_and_the_outline_holding_both_is_ke
     assert not _another_corner(cards, 8, card, other_star, profile, 0)  # type: ignore[arg-type]
     far = card + 1000.0
     assert not _another_corner(cards, 7, far, np.array([1280.0, 1360.0]), profile, 0)  # type: ignore[arg-type]
+
+
+def test_a_cards_whole_outline_shows_where_the_card_lies_not_turned_across_its_neighbour(
+) -> None:
+    # A star does not show which way its card lies; turned about the star's corner, the card
+    # can lie across the white of the card beside it, where only the true outline shows.
+    img = np.full((600, 800, 3), (40, 110, 30), np.uint8)  # green cloth
+    card = np.array([[300.0, 100.0], [500.0, 100.0], [500.0, 380.0], [300.0, 380.0]])
+    turned = np.array([[300.0, 100.0], [300.0, 300.0], [20.0, 300.0], [20.0, 100.0]])
+    cv2.fillConvexPoly(img, np.array([[40, 90], [290, 90], [290, 320], [40, 320]]),
+                       (235, 235, 235))  # the card beside it
+    cv2.fillConvexPoly(img, card.astype(np.int32), (240, 240, 240))
+    scene = analyse(img)
+    assert _outline_shown(scene, card) > 6.0
+    assert _outline_shown(scene, turned) < 0.5 * _outline_shown(scene, card)

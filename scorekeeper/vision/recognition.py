@@ -171,6 +171,9 @@ LONE_ACCEPT: Final = 0.9
 #: A lone mark's guess from this coarse score is read in turn with the pairs of marks, the
 #: others after them.
 LONE_PLAIN: Final = 0.85
+#: A lone mark this far (a fraction of the card's size) outside a card of its reading is
+#: still that card's other corner.
+CORNER_SLACK: Final = 0.05
 
 
 @dataclass(frozen=True, slots=True)
@@ -956,8 +959,9 @@ def _lone_quad(scene: Scene, g: _Guess, turns: list[_Guess], profile: DeckProfil
     """Where the card of a lone mark read as ``g`` lies. The mark (a star, alike turned any
     way) does not tell which way the card lies: of its frames (``turns``, each way up along
     the edges around it), the one whose card lies wholly on card regions, however sure the
-    reading, with the more of the two edges at its corner showing."""
-    best, best_shown = None, 0
+    reading, with the more of the two edges at its corner showing; of those alike, the one
+    whose whole outline shows the more (``_outline_shown``)."""
+    best, best_fit = None, (0, 0.0)
     for turn in turns:
         local = profile.corners[turn.templates.get(g.card, g.template)].astype(np.float64)
         frames = [turn.frame] if turn is not g else [f for f in (g.refined, g.frame)
@@ -966,9 +970,24 @@ def _lone_quad(scene: Scene, g: _Guess, turns: list[_Guess], profile: DeckProfil
             quad = _mapped(frame, local)
             if _on_cards(scene, quad, 0.0):
                 shown = _edges_shown(scene, quad)
-                if shown > best_shown:
-                    best, best_shown = quad, shown
+                fit = (shown, _outline_shown(scene, quad) if shown else 0.0)
+                if fit > best_fit:
+                    best, best_fit = quad, fit
     return best
+
+
+def _outline_shown(scene: Scene, quad: npt.NDArray[np.float64]) -> float:
+    """How much of a card's whole outline shows as an edge (``_edge_evidence`` from each
+    corner along both its sides, 0..8): a card placed the wrong way round runs across the
+    white of the cards beside it, or over the table."""
+    width = float(np.linalg.norm(quad[1] - quad[0]))
+    total = 0.0
+    for i in range(4):
+        corner, ahead, behind = quad[i], quad[(i + 1) % 4], quad[(i + 3) % 4]
+        for along, other in ((ahead - corner, behind - corner), (behind - corner, ahead - corner)):
+            normal = other / max(float(np.linalg.norm(other)), 1e-6)
+            total += _edge_evidence(scene, corner, along, normal, width)
+    return total
 
 
 def _on_cards(scene: Scene, quad: npt.NDArray[np.float64], score: float) -> bool:
@@ -1106,14 +1125,16 @@ def _another_corner(cards: list[_Card], code: int, quad: npt.NDArray[np.float64]
     """Whether a lone mark read as ``code`` (at ``point``, its card at ``quad``) is another
     corner of a card already read: a joker shows its star in two or four corners, and a star's
     card may be placed the wrong way round. Of the two outlines, the one that holds both
-    marks is kept."""
+    marks is kept. A mark by a corner may lie just off an outline a few percent out
+    (``CORNER_SLACK``)."""
+    def holds(outline: npt.NDArray[np.float64], mark: npt.NDArray[np.float64]) -> bool:
+        return _point_in_quad(mark, outline, -CORNER_SLACK)
+
     for card in cards:
         first = card.index_points[0]
-        if card.card != code or not (_point_in_quad(point, card.quad)
-                                     or _point_in_quad(first, quad)):
+        if card.card != code or not (holds(card.quad, point) or holds(quad, first)):
             continue
-        if (_point_in_quad(first, quad) and _point_in_quad(point, quad)
-                and not _point_in_quad(point, card.quad)):
+        if holds(quad, first) and holds(quad, point) and not holds(card.quad, point):
             card.quad, card.canon = quad, _canon_corners(profile, template)
         return True
     return False
