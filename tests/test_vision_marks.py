@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from scorekeeper.vision.features import FINE_PARTS, frame_matrix, patch_matrix
+from scorekeeper.vision.features import FINE_PARTS, Blob, frame_matrix, patch_matrix
 from scorekeeper.vision.recognition import (
     REFINE_MAX,
     SURE,
@@ -38,6 +38,24 @@ def test_a_pip_touching_a_card_rim_is_a_mark_of_its_own() -> None:
     rank = next(i for i, b in enumerate(blobs) if np.linalg.norm(b.centroid - (150, 62)) < 2)
     # The pip cut from the rim may pair with the rank: they share no mark.
     assert not parts[pips[0]] & parts[rank]
+
+
+def test_a_rank_joined_to_its_pip_gives_its_two_halves() -> None:
+    # A rank whose tail touches its pip (blur, or the tail of a Q) is one mark: no pair.
+    ink = np.zeros((600, 800), np.float32)
+    cv2.ellipse(ink, (150, 64), (10, 13), 0, 0, 360, 1.0, 5)  # the rank, an "O"
+    cv2.circle(ink, (150, 100), 12, 1.0, -1)  # the pip
+    cv2.line(ink, (150, 76), (150, 90), 1.0, 6)  # the tail joining them
+    waists: list[tuple[Blob, Blob]] = []
+    blobs, _ = _marks(ink, waists)
+    assert not any(np.linalg.norm(b.centroid - (150, 64)) < 3 for b in blobs)
+    assert len(waists) == 1
+    centres = sorted(tuple(half.centroid.round()) for half in waists[0])
+    assert np.allclose(centres, [(150, 64), (150, 100)], atol=3), centres
+    # A mark without a waist (the pip alone) is not cut.
+    alone: list[tuple[Blob, Blob]] = []
+    _marks(np.where(np.arange(600)[:, None] > 85, ink, 0.0).astype(np.float32), alone)
+    assert alone == []
 
 
 def test_opening_adds_no_copy_of_a_mark_that_touches_nothing() -> None:

@@ -87,6 +87,14 @@ PAIR_SLACK: Final = (0.6, 1.6)
 MIN_MARK: Final = 4
 #: Largest, as a fraction of the photo's long side (cards fill at most about 40% of it).
 MAX_MARK: Final = 0.1
+#: A mark of this many pixels or more (working image), this much longer than wide (ratio of
+#: its moments), that narrows to this share of the narrower half's widest (smoothed over 3
+#: pixels) somewhere in its middle half, is also read as its two halves, each at least this
+#: share of it: a rank joined to its pip (blur, a rank's tail) is no pair of marks.
+WAIST_MIN_AREA: Final = 40
+WAIST_LONG: Final = 2.0
+WAIST_NARROW: Final = 0.4
+WAIST_SHARE: Final = 0.2
 #: From this fine score a card may be partly hidden (a finger on its far end).
 SURE: Final = 0.85
 #: Half the width of the band across a predicted card edge that is looked at (card widths).
@@ -333,8 +341,16 @@ def find_cards(
     long_side = max(img.shape[:2])
     erode = max(2, round(long_side / 500))
     ink = card_ink(scene, erode)
-    blobs, parts = _marks(ink)
+    waists: list[tuple[Blob, Blob]] = []
+    blobs, parts = _marks(ink, waists)
     guesses = [g for g in _guesses(scene, blobs, profile) if not parts[g.pip] & parts[g.anchor]]
+    # A rank joined to its pip is read from its two halves, paired with each other only.
+    halves = []
+    for a, b in waists:
+        halves.append((len(blobs), len(blobs) + 1))
+        blobs += [a, b]
+        parts += [frozenset((-len(parts) - 1,)), frozenset((-len(parts) - 2,))]
+    guesses += _waist_guesses(scene, blobs, halves, profile)
     if profile.lone.any():
         guesses += _lone_guesses(scene, blobs)
     if not guesses:
@@ -350,15 +366,18 @@ def find_cards(
     return cards, warnings
 
 
-def _marks(ink: FloatImage) -> tuple[list[Blob], list[frozenset[int]]]:
+def _marks(ink: FloatImage, waists: list[tuple[Blob, Blob]] | None = None) -> tuple[
+        list[Blob], list[frozenset[int]]]:
     """Ink marks at each of ``MARK_LEVELS`` and after each of ``OPENINGS`` (with the unions of
     nearby ones), and what each is made of: the ids of the first level's marks it holds (or an
     id of its own). Two marks that share an id are never read as parts of one index, nor as
-    two indices."""
+    two indices. With ``waists``, the halves of each first-level mark that narrows to a waist
+    are put in it (``_waist_halves``)."""
     blobs: list[Blob] = []
     parts: list[frozenset[int]] = []
     # Only the box around the cards is searched (the table reads as blank), with a margin of
     # blank so that the opening treats the box's edge as the rest of the photo.
+    most = round(MAX_MARK * max(ink.shape))
     x0, y0, w0, h0 = cv2.boundingRect((ink > 0).astype(np.uint8))
     if w0 == 0 or h0 == 0:
         return blobs, parts
@@ -381,6 +400,8 @@ def _marks(ink: FloatImage) -> tuple[list[Blob], list[frozenset[int]]]:
         if first is None:
             first, first_area, fresh = labels, stats[:, 4], count
             holds = {k: frozenset((k,)) for k in range(1, count)}
+            if waists is not None:
+                waists += _waist_halves(labels, stats, (x0, y0), most)
         else:
             inside = first > 0
             pairs = np.unique(labels[inside].astype(np.int64) * fresh + first[inside])
@@ -412,6 +433,66 @@ def _marks(ink: FloatImage) -> tuple[list[Blob], list[frozenset[int]]]:
         blobs += level_blobs
         parts += level_parts
     return blobs, parts
+
+
+def _waist_halves(labels: npt.NDArray[Any], stats: npt.NDArray[Any], offset: tuple[int, int],
+                  most: int) -> list[tuple[Blob, Blob]]:
+    """The two halves of each labelled mark of at least ``WAIST_MIN_AREA`` pixels and at most
+    ``most`` across that narrows to a waist (``_waist_split``), in photo pixels."""
+    out = []
+    sizes = np.maximum(stats[:, 2], stats[:, 3])
+    for k in np.nonzero((stats[:, 4] >= WAIST_MIN_AREA) & (sizes <= most))[0].tolist():
+        if k == 0:
+            continue
+        x, y, w, h, _ = (int(v) for v in stats[k])
+        pieces = _waist_split(labels[y:y + h, x:x + w] == k)
+        x, y = x + offset[0], y + offset[1]
+        halves = [Blob(centroid + (x, y), bx + x, by + y, bw, bh, area)
+                  for centroid, (bx, by, bw, bh), area in pieces]
+        if len(halves) == 2:
+            out.append((halves[0], halves[1]))
+    return out
+
+
+def _waist_split(mask: npt.NDArray[np.bool_]) -> list[tuple[
+        npt.NDArray[np.float64], tuple[int, int, int, int], int]]:
+    """A long mark's two halves where it narrows to a waist between them (a rank and its pip
+    that blur or a tail of the rank joined), as (centroid, box, area) in the mask's pixels;
+    none for a mark without one.
+
+    >>> m = np.zeros((30, 12), bool); m[1:13, 1:11] = True; m[17:29, 1:11] = True
+    >>> m[13:17, 5:7] = True
+    >>> [(c.round(1).tolist(), box, area) for c, box, area in _waist_split(m)]
+    [([5.5, 6.6], (1, 1, 10, 13), 122), ([5.5, 22.3], (1, 15, 10, 14), 124)]
+    >>> _waist_split(np.ones((30, 12), bool))
+    []
+    """
+    ys, xs = np.nonzero(mask)
+    pts = np.column_stack([xs, ys]).astype(np.float64)
+    centred = pts - pts.mean(axis=0)
+    values, vectors = np.linalg.eigh(centred.T @ centred)
+    if values[1] < WAIST_LONG * max(values[0], 1e-6):
+        return []
+    along = centred @ vectors[:, 1]
+    bins = np.floor(along - along.min()).astype(np.int64)
+    profile = np.convolve(np.bincount(bins), np.ones(3) / 3, mode="same")
+    n = len(profile)
+    lo, hi = n // 4, n - n // 4
+    if hi - lo < 1:
+        return []
+    cut = lo + int(np.argmin(profile[lo:hi]))
+    if profile[cut] > WAIST_NARROW * min(profile[:cut].max(), profile[cut + 1:].max()):
+        return []
+    out = []
+    for side in (bins < cut, bins > cut):
+        if side.sum() < WAIST_SHARE * len(bins):
+            return []
+        p = pts[side]
+        x0, y0 = p.min(axis=0).astype(int)
+        x1, y1 = p.max(axis=0).astype(int)
+        out.append((p.mean(axis=0), (int(x0), int(y0), int(x1 - x0 + 1), int(y1 - y0 + 1)),
+                    int(side.sum())))
+    return out
 
 
 def _with_unions(blobs: list[Blob], parts: list[frozenset[int]]) -> tuple[
@@ -447,11 +528,9 @@ def _guesses(scene: Scene, blobs: list[Blob], profile: DeckProfile) -> list[_Gue
     the two sizes against each other, within what the deck's own indices show), not by an
     estimate of the card's size: that estimate fails when cards overlap or merge with a
     pale table."""
-    paired = ~profile.lone[profile.owner]
-    if not paired.any():
+    if not (~profile.lone).any():
         return []
-    ratio = profile.d_ratio[paired] / np.maximum(profile.pip_ratio[profile.owner[paired]], 1e-3)
-    r_lo, r_hi = float(ratio.min()) * PAIR_SLACK[0], float(ratio.max()) * PAIR_SLACK[1]
+    r_lo, r_hi = _pair_range(profile)
     by_region: dict[int, list[int]] = {}
     max_mark = MAX_MARK * max(scene.norm.shape[:2])
     regions = scene.regions_at(np.array([b.centroid for b in blobs]).reshape(-1, 2), printed=True)
@@ -476,6 +555,38 @@ def _guesses(scene: Scene, blobs: list[Blob], profile: DeckProfile) -> list[_Gue
         out += [_Guess(members[p], members[a], frame, unit, region) for a, p, frame, unit in zip(
             anchors.tolist(), pips.tolist(), frames, dist[anchors, pips].tolist(), strict=True)]
     return out
+
+
+def _pair_range(profile: DeckProfile) -> tuple[float, float]:
+    """How far from its pip (over the pip's size) a rank may lie, from the deck's indices."""
+    paired = ~profile.lone[profile.owner]
+    ratio = profile.d_ratio[paired] / np.maximum(profile.pip_ratio[profile.owner[paired]], 1e-3)
+    return float(ratio.min()) * PAIR_SLACK[0], float(ratio.max()) * PAIR_SLACK[1]
+
+
+def _waist_guesses(scene: Scene, blobs: list[Blob], halves: list[tuple[int, int]],
+                   profile: DeckProfile) -> list[_Guess]:
+    """The two halves of each mark with a waist (``blobs`` at ``halves``) as a rank over its
+    pip, either way round, where the deck's indices allow it (as ``_guesses``)."""
+    if not halves or not (~profile.lone).any():
+        return []
+    r_lo, r_hi = _pair_range(profile)
+    anchors, pips = [], []
+    for a, b in halves:
+        for anchor, pip in ((a, b), (b, a)):
+            dist = float(np.linalg.norm(blobs[anchor].centroid - blobs[pip].centroid))
+            scale = blobs[anchor].size / blobs[pip].size
+            if r_lo <= dist / blobs[pip].size <= r_hi and 0.3 < scale < 3.5:
+                anchors.append(anchor)
+                pips.append(pip)
+    if not anchors:
+        return []
+    regions = scene.regions_at(np.array([blobs[i].centroid for i in pips]), printed=True)
+    pts = np.array([b.centroid for b in blobs])
+    frames = frame_matrices(pts[pips], pts[anchors])
+    return [_Guess(p, a, frame, float(np.linalg.norm(pts[a] - pts[p])), int(region))
+            for a, p, frame, region in zip(anchors, pips, frames, regions.tolist(), strict=True)
+            if region]
 
 
 def _lone_guesses(scene: Scene, blobs: list[Blob]) -> list[_Guess]:
