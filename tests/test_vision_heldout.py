@@ -78,11 +78,11 @@ def test_held_out_standard_deck_read_at_wild_tables(tmp_path: Path) -> None:
     total, right, extra, confident_wrong = _read(deck, profile, CODES, 31, 10)
     print(f"dondorf: {refused} refused, {right}/{total} right, {extra} extra, "
           f"{confident_wrong} confident and wrong")
-    # Floors near the measured level (35 of 48 right, 15 extra, 1 confident and wrong, 2 jokers
+    # Floors near the measured level (40 of 48 right, 17 extra, 1 confident and wrong, 2 jokers
     # refused): a regression guard, not the target (bench/vision_bench.py prints the figures).
     assert refused <= 2
-    assert right >= 0.7 * total, (right, total)
-    assert extra <= 16
+    assert right >= 0.75 * total, (right, total)
+    assert extra <= 18
     assert confident_wrong <= 2
 
 
@@ -93,7 +93,7 @@ def test_held_out_toss_like_deck_read_at_wild_tables(tmp_path: Path) -> None:
     total, right, extra, confident_wrong = _read(deck, profile, TOSS_CODES, 32, 10)
     print(f"bellot Toss-like: {refused} refused, {right}/{total} right, {extra} extra, "
           f"{confident_wrong} confident and wrong")
-    # Floors near the measured level (43 of 55 right, 2 extra, none confident and wrong, none
+    # Floors near the measured level (44 of 55 right, no extra, none confident and wrong, none
     # refused): far from the target, a regression guard only.
     assert refused == 0
     assert right >= 0.75 * total, (right, total)

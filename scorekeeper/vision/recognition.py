@@ -1,7 +1,8 @@
 """Naming the cards in a photo by their corner indices.
 
 Every pair of nearby ink marks on a card region is a guess "this is a rank, that is the suit
-pip below it"; where the deck has cards whose corner shows one mark (a joker's star), every
+pip below it" (and so are the two halves of a mark that narrows to a waist: a rank joined to
+its pip); where the deck has cards whose corner shows one mark (a joker's star), every
 compact mark is also a guess "this is such a mark", turned along the edges around it. Each
 guess is sampled as an index patch in its own frame and compared with every learned index of
 its kind (normalised cross-correlation around the learned glyphs, plus the ink's colour
