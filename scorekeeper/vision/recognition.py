@@ -84,6 +84,8 @@ DETAIL_MIN: Final = 1.2
 COLOUR_FREE: Final = 0.2
 #: Rank-to-pip distance over pip size may be this much below / above the deck's own range.
 PAIR_SLACK: Final = (0.6, 1.6)
+#: A rank's size over its pip's lies strictly between these.
+PAIR_SCALE: Final = (0.3, 3.5)
 #: Smallest ink mark (pixels of the working image) read as part of an index.
 MIN_MARK: Final = 4
 #: Largest, as a fraction of the photo's long side (cards fill at most about 40% of it).
@@ -550,8 +552,7 @@ def _guesses(scene: Scene, blobs: list[Blob], profile: DeckProfile) -> list[_Gue
         dist = np.hypot(diff[..., 0], diff[..., 1])
         rel = dist / sizes[None, :]  # [anchor, pip]: distance over the pip's size
         scale = sizes[:, None] / sizes[None, :]  # anchor size over pip size
-        ok = (rel >= r_lo) & (rel <= r_hi) & (scale > 0.3) & (scale < 3.5)
-        anchors, pips = np.nonzero(ok)
+        anchors, pips = np.nonzero(_pairable(rel, scale, r_lo, r_hi))
         frames = frame_matrices(pts[pips], pts[anchors])
         out += [_Guess(members[p], members[a], frame, unit, region) for a, p, frame, unit in zip(
             anchors.tolist(), pips.tolist(), frames, dist[anchors, pips].tolist(), strict=True)]
@@ -565,6 +566,19 @@ def _pair_range(profile: DeckProfile) -> tuple[float, float]:
     return float(ratio.min()) * PAIR_SLACK[0], float(ratio.max()) * PAIR_SLACK[1]
 
 
+def _pairable(rel: npt.NDArray[np.float64], scale: npt.NDArray[np.float64], r_lo: float,
+              r_hi: float) -> npt.NDArray[np.bool_]:
+    """Which anchors could be the rank over a pip, from their distance over the pip's size
+    (``rel``, within ``_pair_range``) and their size over the pip's (``scale``).
+
+    >>> _pairable(np.array([1.0, 1.0, 3.0]), np.array([1.0, 4.0, 1.0]), 0.5, 2.0).tolist()
+    [True, False, False]
+    """
+    out: npt.NDArray[np.bool_] = ((rel >= r_lo) & (rel <= r_hi)
+                                  & (scale > PAIR_SCALE[0]) & (scale < PAIR_SCALE[1]))
+    return out
+
+
 def _waist_guesses(scene: Scene, blobs: list[Blob], halves: list[tuple[int, int]],
                    profile: DeckProfile) -> list[_Guess]:
     """The two halves of each mark with a waist (``blobs`` at ``halves``) as a rank over its
@@ -572,22 +586,16 @@ def _waist_guesses(scene: Scene, blobs: list[Blob], halves: list[tuple[int, int]
     if not halves or not (~profile.lone).any():
         return []
     r_lo, r_hi = _pair_range(profile)
-    anchors, pips = [], []
-    for a, b in halves:
-        for anchor, pip in ((a, b), (b, a)):
-            dist = float(np.linalg.norm(blobs[anchor].centroid - blobs[pip].centroid))
-            scale = blobs[anchor].size / blobs[pip].size
-            if r_lo <= dist / blobs[pip].size <= r_hi and 0.3 < scale < 3.5:
-                anchors.append(anchor)
-                pips.append(pip)
-    if not anchors:
-        return []
-    regions = scene.regions_at(np.array([blobs[i].centroid for i in pips]), printed=True)
-    pts = np.array([b.centroid for b in blobs])
-    frames = frame_matrices(pts[pips], pts[anchors])
-    return [_Guess(p, a, frame, float(np.linalg.norm(pts[a] - pts[p])), int(region))
-            for a, p, frame, region in zip(anchors, pips, frames, regions.tolist(), strict=True)
-            if region]
+    pairs = np.array([pair for a, b in halves for pair in ((a, b), (b, a))], np.int64)
+    pts = np.array([[blobs[i].centroid for i in pair] for pair in pairs.tolist()])  # anchor, pip
+    sizes = np.array([[blobs[i].size for i in pair] for pair in pairs.tolist()], np.float64)
+    dist = np.hypot(*(pts[:, 0] - pts[:, 1]).T)
+    ok = _pairable(dist / sizes[:, 1], sizes[:, 0] / sizes[:, 1], r_lo, r_hi)
+    regions = scene.regions_at(pts[:, 1], printed=True)
+    ok &= regions > 0
+    frames = frame_matrices(pts[ok, 1], pts[ok, 0])
+    return [_Guess(p, a, frame, unit, region) for (a, p), frame, unit, region in zip(
+        pairs[ok].tolist(), frames, dist[ok].tolist(), regions[ok].tolist(), strict=True)]
 
 
 def _lone_guesses(scene: Scene, blobs: list[Blob]) -> list[_Guess]:
@@ -1093,13 +1101,23 @@ def _outline_shown(scene: Scene, quad: npt.NDArray[np.float64]) -> float:
     corner along both its sides, 0..8): a card placed the wrong way round runs across the
     white of the cards beside it, or over the table."""
     width = float(np.linalg.norm(quad[1] - quad[0]))
-    total = 0.0
-    for i in range(4):
-        corner, ahead, behind = quad[i], quad[(i + 1) % 4], quad[(i + 3) % 4]
-        for along, other in ((ahead - corner, behind - corner), (behind - corner, ahead - corner)):
-            normal = other / max(float(np.linalg.norm(other)), 1e-6)
-            total += _edge_evidence(scene, corner, along, normal, width)
-    return total
+    return sum(_edge_evidence(scene, quad[i], along, normal, width)
+               for i in range(4) for along, normal in _sides_at(quad, i))
+
+
+def _sides_at(quad: npt.NDArray[np.float64], i: int) -> list[tuple[
+        npt.NDArray[np.float64], npt.NDArray[np.float64]]]:
+    """The two sides of a card's outline that meet at its corner ``i``: each as the side
+    (from that corner) and the unit normal into the card (along the other side).
+
+    >>> quad = np.array([[0.0, 0.0], [2.0, 0.0], [2.0, 3.0], [0.0, 3.0]])
+    >>> [(a.tolist(), n.tolist()) for a, n in _sides_at(quad, 0)]
+    [([2.0, 0.0], [0.0, 1.0]), ([0.0, 3.0], [1.0, 0.0])]
+    """
+    corner, ahead, behind = quad[i], quad[(i + 1) % 4], quad[(i + 3) % 4]
+    return [(side, other / max(float(np.linalg.norm(other)), 1e-6))
+            for side, other in ((ahead - corner, behind - corner),
+                                (behind - corner, ahead - corner))]
 
 
 def _on_cards(scene: Scene, quad: npt.NDArray[np.float64], score: float) -> bool:
@@ -1146,9 +1164,7 @@ def _edges_shown(scene: Scene, quad: npt.NDArray[np.float64], enough: int = 2) -
     corner = quad[0]
     width = float(np.linalg.norm(quad[1] - quad[0]))
     gap = 0.06 * width
-    for along, other in ((quad[1] - quad[0], quad[3] - quad[0]),
-                         (quad[3] - quad[0], quad[1] - quad[0])):
-        normal = other / max(float(np.linalg.norm(other)), 1e-6)
+    for along, normal in _sides_at(quad, 0):
         points = [corner + t * along for t in (0.12, 0.3)]
         outside = np.array([p - gap * normal for p in points])
         inside = np.array([p + gap * normal for p in points])
