@@ -105,15 +105,23 @@ def test_a_court_card_showing_only_its_white_rim_lies_on_the_cards(score: float,
     assert not _on_cards(scene, quad + (0.0, 320.0), score)
 
 
-def _card(score: float, side: float, x: float) -> _Card:
+def _card(score: float, side: float, x: float, worst: float | None = None) -> _Card:
     quad = np.array([[x, 0.0], [x + side, 0.0], [x + side, 1.4 * side], [x, 1.4 * side]])
-    return _Card(0, score, 0.0, -1, quad)
+    return _Card(0, score, 0.0, -1, quad, worst=score if worst is None else worst)
 
 
 def test_two_small_misreadings_do_not_outvote_one_sure_card() -> None:
     cards = [_card(0.99, 300.0, 0.0), _card(0.62, 40.0, 500.0), _card(0.63, 45.0, 600.0)]
     kept = _same_size(cards)
     assert kept == [cards[0]]
+
+
+def test_two_fair_misreadings_of_big_middle_pips_do_not_outvote_two_sure_cards() -> None:
+    # A six's middle pips read as an ace's index at a fair score (its poorer part weak) give
+    # cards three times the size of the cards read for certain.
+    cards = [_card(0.99, 300.0, 0.0), _card(0.99, 310.0, 400.0),
+             _card(0.87, 800.0, 800.0, worst=0.76), _card(0.86, 810.0, 900.0, worst=0.75)]
+    assert _same_size(cards) == cards[:2]
 
 
 def test_without_a_sure_card_the_odd_size_out_is_dropped() -> None:

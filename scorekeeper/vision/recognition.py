@@ -324,9 +324,17 @@ def _confidence(score: float, second: float, worst: float) -> float:
     each profile's cards left out: those misreadings score up to 0.92 on their poorer part,
     while 5% of right readings score below 0.89 on it (half of those from 0.85 up); a club
     and a spade of one rank may lead each other by only 0.01."""
-    strength = min(1.0, max(0.0, (worst - 0.75) / 0.2))
     lead = min(1.0, max(0.0, (score - second) / 0.03))
-    return round(strength * (0.6 + 0.4 * lead), 3)
+    return round(_strength(worst) * (0.6 + 0.4 * lead), 3)
+
+
+def _strength(worst: float) -> float:
+    """0..1: how surely a card is read, from its poorer part's fine score.
+
+    >>> _strength(0.96), _strength(0.7)
+    (1.0, 0.0)
+    """
+    return min(1.0, max(0.0, (worst - 0.75) / 0.2))
 
 
 def find_cards(
@@ -1318,17 +1326,22 @@ def _same_way(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> bool:
 def _same_size(cards: list[_Card]) -> list[_Card]:
     """Drop readings whose card would be far larger or smaller than the others: cards on one
     table photo are all about the same size, art misread as an index is not. The size to
-    match is the sure readings' if there are any (two misreadings must not outvote one card
-    read for certain)."""
-    sizes = [math.sqrt(abs(cv2.contourArea(c.quad.astype(np.float32)))) for c in cards]
-    sure = [s for c, s in zip(cards, sizes, strict=True) if c.score >= SURE]
-    if sure:
-        median = float(np.median(sure))
+    match is the median of the sizes weighted by how surely each card is read (``_strength``
+    of its poorer part): misreadings, even two of them at a fair score (a card's big middle
+    pips read as an ace's index), must not outvote a card read for certain. Without such a
+    reading, the plain median of three or more."""
+    sizes = np.array([math.sqrt(abs(cv2.contourArea(c.quad.astype(np.float32))))
+                      for c in cards])
+    weights = np.array([_strength(c.worst) for c in cards])
+    if weights.sum() > 0:
+        order = np.argsort(sizes)
+        cumulative = np.cumsum(weights[order])
+        median = float(sizes[order[int(np.searchsorted(cumulative, cumulative[-1] / 2))]])
     elif len(cards) >= 3:
         median = float(np.median(sizes))
     else:
         return cards
-    return [c for c, s in zip(cards, sizes, strict=True) if 0.55 < s / median < 1.8]
+    return [c for c, s in zip(cards, sizes.tolist(), strict=True) if 0.55 < s / median < 1.8]
 
 
 def _point_in_quad(point: npt.NDArray[np.float64], quad: npt.NDArray[np.float64],
