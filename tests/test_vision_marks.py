@@ -14,6 +14,7 @@ from scorekeeper.vision.recognition import (
     SURE,
     _Card,
     _marks,
+    _not_within_sure,
     _on_cards,
     _refined,
     _same_size,
@@ -122,6 +123,32 @@ def test_two_fair_misreadings_of_big_middle_pips_do_not_outvote_two_sure_cards()
     cards = [_card(0.99, 300.0, 0.0), _card(0.99, 310.0, 400.0),
              _card(0.87, 800.0, 800.0, worst=0.76), _card(0.86, 810.0, 900.0, worst=0.75)]
     assert _same_size(cards) == cards[:2]
+
+
+def _turned(card: _Card, turn: float, at: tuple[float, float], worst: float) -> _Card:
+    """A reading of ``card``'s marks at ``at`` with its outline turned by ``turn`` degrees and
+    squeezed (a crooked frame), read with ``worst`` for its poorer part."""
+    centre = card.quad.mean(axis=0)
+    m = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])), turn, 0.8)
+    quad = card.quad @ m[:, :2].T + m[:, 2]
+    return _Card(1, 0.73, 0.7, 2, quad, [np.array(at)], worst=worst)
+
+
+def test_a_weak_reading_of_a_sure_cards_second_index_is_dropped() -> None:
+    sure = _card(0.99, 300.0, 0.0)
+    sure.index_points = [np.array([20.0, 30.0])]
+    other_index = (280.0, 390.0)
+    weak = _turned(sure, 170.0, other_index, worst=0.65)
+    assert _not_within_sure([sure, weak]) == [sure]
+    # Read with some strength, it stays (the player is asked); so does a weak reading whose
+    # outline mostly lies off the sure card, and one lying on a card not read for certain.
+    fair = _turned(sure, 170.0, other_index, worst=0.8)
+    assert _not_within_sure([sure, fair]) == [sure, fair]
+    off = _turned(sure, 170.0, other_index, worst=0.65)
+    off.quad = off.quad + (250.0, 300.0)
+    assert _not_within_sure([sure, off]) == [sure, off]
+    unsure = _card(0.9, 300.0, 0.0, worst=0.8)
+    assert _not_within_sure([unsure, weak]) == [unsure, weak]
 
 
 def test_without_a_sure_card_the_odd_size_out_is_dropped() -> None:

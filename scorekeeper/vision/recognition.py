@@ -124,6 +124,9 @@ COVER_LEAD: Final = 0.4
 #: How far inside a card's outline (a fraction of its size) another card's index must lie to
 #: count as covered by it.
 COVERED_INSET: Final = 0.15
+#: A reading with no strength whose outline lies this much within a card read for certain,
+#: its index on that card, is a misreading of that card's marks.
+WITHIN_SURE: Final = 0.5
 #: Below this confidence a card gets a warning asking the player to check it.
 CHECK_BELOW: Final = 0.5
 #: Inkness levels at which ink marks are looked for: the usual one, and a fainter one for
@@ -368,7 +371,7 @@ def find_cards(
         return [], ["no card corners found: make sure each card's corner (rank and suit) shows"]
     _score(scene, ink, guesses, profile)
     cards = _assemble(scene, blobs, parts, guesses, profile, _Fine(scene, ink, profile, detail))
-    cards = _same_size(cards)
+    cards = _same_size(_not_within_sure(cards))
     if not cards:
         warnings.append("no card could be read: hold the phone closer or steadier and retake")
     cards, leads = _uncovered(cards, _leads(cards, scene.ink, profile))
@@ -1342,6 +1345,23 @@ def _same_size(cards: list[_Card]) -> list[_Card]:
     else:
         return cards
     return [c for c, s in zip(cards, sizes.tolist(), strict=True) if 0.55 < s / median < 1.8]
+
+
+def _not_within_sure(cards: list[_Card]) -> list[_Card]:
+    """Drop readings with no strength (``_strength`` 0) whose index lies on a card read for
+    certain and whose outline mostly lies on it (``WITHIN_SURE``): another reading of that
+    card's own marks (its second index turned half round, read as another card with a
+    crooked outline)."""
+    sure = [c for c in cards if _strength(c.worst) >= 1.0]
+    return [c for c in cards if _strength(c.worst) > 0.0 or not any(
+        s is not c and _point_in_quad(c.index_points[0], s.quad, 0.0)
+        and _overlap_share(c.quad, s.quad) >= WITHIN_SURE for s in sure)]
+
+
+def _overlap_share(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> float:
+    """Share of outline ``a``'s area that lies within outline ``b``."""
+    area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    return float(area) / max(1e-6, float(cv2.contourArea(a.astype(np.float32))))
 
 
 def _point_in_quad(point: npt.NDArray[np.float64], quad: npt.NDArray[np.float64],
