@@ -110,8 +110,8 @@ def test_each_finalist_is_judged_in_its_own_alignment() -> None:
     tilt = np.array([[0.86, 0.12, 4.0], [0.0, 0.95, 1.5]], np.float32)
     sample = cv2.warpAffine(eight.shape, tilt, (40, 28), borderMode=cv2.BORDER_REPLICATE)
     near = np.maximum(three.mask, eight.mask)
-    to_three = _aligned(three, sample, near, None)
-    to_eight = _aligned(eight, sample, near, to_three.warp)
+    to_three = _aligned(three, sample, near, None, 0)
+    to_eight = _aligned(eight, sample, near, to_three.warp, 0)
     assert to_three.warp is not None and to_eight.warp is not None
     assert not to_three.sure and to_eight.sure
     in_threes_frame = _fit(eight.gradients, to_three.gradients, near)
@@ -119,6 +119,23 @@ def test_each_finalist_is_judged_in_its_own_alignment() -> None:
     assert in_its_own > 0.95
     assert in_its_own - in_threes_frame > 0.03
     assert in_its_own - _fit(three.gradients, to_eight.gradients, near) > 0.2
+
+
+def test_an_alignment_too_large_to_correct_the_frame_is_refused() -> None:
+    # ECC can bend a V onto a thin 1 (shear it flat, move it half a frame unit): no frame read
+    # from two marks is that far off, so the V is compared with the 1 as it was sampled.
+    one, vee = _Part.of(_rank_part("1")), _Part.of(_rank_part("V"))
+    near = np.maximum(one.mask, vee.mask)
+    to_one = _aligned(one, vee.shape, near, None, 0)
+    assert to_one.warp is None and not to_one.sure
+    to_vee = _aligned(vee, vee.shape, near, to_one.warp, 0)
+    assert to_vee.sure
+    assert (_fit(vee.gradients, to_vee.gradients, near)
+            - _fit(one.gradients, to_one.gradients, near)) > 0.3
+    # A small correction is kept.
+    moved = cv2.warpAffine(one.shape, np.float32([[1, 0, 3], [0, 1, 0]]), (40, 28),
+                           borderMode=cv2.BORDER_REPLICATE)
+    assert _aligned(one, moved, one.mask, None, 0).warp is not None
 
 
 @settings(max_examples=200, deadline=None)

@@ -935,7 +935,8 @@ class _Fine:
                 aligned = next((a for a in seen if a.sure or _fit(
                     a.learned.gradients, p.gradients, near) >= SAME_GLYPH), None)
                 if aligned is None:
-                    aligned = _aligned(p, sample, near, seen[0].warp if seen else None)
+                    aligned = _aligned(p, sample, near, seen[0].warp if seen else None,
+                                       part)
                     seen.append(aligned)
                 fits[card].append(_fit(p.gradients, aligned.gradients, near))
                 warps[card].append(aligned.warp)
@@ -989,14 +990,18 @@ class _Aligned:
 
 
 def _aligned(learned: _Part, sample: FloatImage, near: npt.NDArray[np.float32],
-             start: npt.NDArray[np.float64] | None) -> _Aligned:
-    """``sample`` aligned to ``learned``: from ``start`` (another glyph's alignment of it) in
-    a few steps, or from scratch when there is none or that fails; sure when it then fits the
-    learned glyph ``ALIGNED_SURE`` well ``near`` the glyphs compared."""
+             start: npt.NDArray[np.float64] | None, part: int) -> _Aligned:
+    """``sample`` (of fine part ``part``) aligned to ``learned``: from ``start`` (another
+    glyph's alignment of it) in a few steps, or from scratch when there is none or that fails;
+    sure when it then fits the learned glyph ``ALIGNED_SURE`` well ``near`` the glyphs
+    compared. An alignment too large to be a correction of the guess's frame (``REFINE_MAX``:
+    a V sheared flat onto a thin 1) fails: the sample is then compared as it is."""
     out, warp = (_align(learned.shape, sample, learned.near, start, ALIGN_STEPS[1])
                  if start is not None else (sample, None))
     if warp is None:
         out, warp = _align(learned.shape, sample, learned.near)
+    if warp is not None and _too_far(warp, part):
+        out, warp = sample, None
     gradients = _gradients(out)
     return _Aligned(learned, gradients, warp,
                     _fit(learned.gradients, gradients, near) >= ALIGNED_SURE)
@@ -1038,17 +1043,27 @@ def _refined(frame: npt.NDArray[np.float64], warp: npt.NDArray[np.float64],
     """The frame corrected by the ECC warp of one fine part (a guess's frame comes from two
     ink marks' centroids, a few degrees and percent off; the aligned glyphs are not).
     Unchanged if the correction is too large to be one."""
+    if _too_far(warp, part):
+        return frame
+    out: npt.NDArray[np.float64] = (np.vstack([frame, [0, 0, 1]]) @ _correction(warp, part))[:2]
+    return out
+
+
+def _correction(warp: npt.NDArray[np.float64], part: int) -> npt.NDArray[np.float64]:
+    """The ECC warp of one fine part (its pixels) as a 3 x 3 map in the guess's frame units."""
     window, width, height = FINE_PARTS[part]
     to_frame = np.vstack([patch_matrix(np.eye(3)[:2], width, height, window), [0, 0, 1]])
-    step = np.vstack([warp, [0, 0, 1]])
-    out: npt.NDArray[np.float64] = (np.vstack([frame, [0, 0, 1]]) @ to_frame @ step
-                                    @ np.linalg.inv(to_frame))[:2]
-    unit = float(np.linalg.norm(frame[:, 1]))
-    moved = float(np.linalg.norm(out[:, 2] - frame[:, 2])) / max(unit, 1e-6)
-    change = np.linalg.solve(frame[:, :2], out[:, :2]) - np.eye(2)
-    if moved > REFINE_MAX[0] or float(np.abs(change).max()) > REFINE_MAX[1]:
-        return frame
+    out: npt.NDArray[np.float64] = to_frame @ np.vstack([warp, [0, 0, 1]]) @ np.linalg.inv(
+        to_frame)
     return out
+
+
+def _too_far(warp: npt.NDArray[np.float64], part: int) -> bool:
+    """Whether a fine part's warp moves the frame's origin or changes its axes by more than
+    ``REFINE_MAX`` (frame units)."""
+    m = _correction(warp, part)
+    return bool(float(np.linalg.norm(m[:2, 2])) > REFINE_MAX[0]
+                or float(np.abs(m[:2, :2] - np.eye(2)).max()) > REFINE_MAX[1])
 
 
 def _near_glyph(patch: FloatImage) -> npt.NDArray[np.uint8]:
