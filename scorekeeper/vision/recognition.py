@@ -935,8 +935,11 @@ class _Fine:
                 aligned = next((a for a in seen if a.sure or _fit(
                     a.learned.gradients, p.gradients, near) >= SAME_GLYPH), None)
                 if aligned is None:
-                    aligned = _aligned(p, sample, near, seen[0].warp if seen else None,
-                                       part)
+                    # After a refused first alignment, the others start from no warp, in a
+                    # few steps too.
+                    start = None if not seen else (
+                        seen[0].warp if seen[0].warp is not None else np.eye(2, 3))
+                    aligned = _aligned(p, sample, near, start, part)
                     seen.append(aligned)
                 fits[card].append(_fit(p.gradients, aligned.gradients, near))
                 warps[card].append(aligned.warp)
