@@ -79,6 +79,13 @@ PROBES: dict[str, Callable[[], art.ArtDeck]] = {
     "orell (Toss-like, deep inks)": _toss("orell", "deep"),
     "rheinland (Toss-like, pale inks)": _toss("rheinland", "pale"),
     "anglo_modern (Toss-like, deep inks; its black is a navy)": _toss("anglo_modern", "deep"),
+    # Six more, first measured before any change was looked at on them (bench/DATA.md).
+    "berlin (standard)": lambda: art.aisleriot("berlin"),
+    "slavic_costumes (standard)": lambda: art.aisleriot("slavic_costumes"),
+    "ancient_french (standard; its aces read 1)": lambda: art.aisleriot("ancient_french"),
+    "anglo_poker (standard)": lambda: art.aisleriot("anglo_poker"),
+    "berlin (Toss-like, deep inks)": _toss("berlin", "deep"),
+    "slavic_costumes (Toss-like, pale inks)": _toss("slavic_costumes", "pale"),
 }
 #: Decks never looked at while tuning.
 HELD_OUT: dict[str, Callable[[], art.ArtDeck]] = {

@@ -93,8 +93,9 @@ def test_held_out_toss_like_deck_read_at_wild_tables(tmp_path: Path) -> None:
     total, right, extra, confident_wrong = _read(deck, profile, TOSS_CODES, 32, 10)
     print(f"bellot Toss-like: {refused} refused, {right}/{total} right, {extra} extra, "
           f"{confident_wrong} confident and wrong")
-    # Floors near the measured level (44 of 55 right, no extra, none confident and wrong, none
-    # refused): far from the target, a regression guard only.
+    # Floors near the measured level (42 of 55 right, 44 before the changes of bench/DATA.md's
+    # last held-out run; no extra, none confident and wrong, none refused): far from the
+    # target, a regression guard only.
     assert refused == 0
     assert right >= 0.75 * total, (right, total)
     assert extra <= 2
