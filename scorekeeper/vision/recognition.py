@@ -1003,7 +1003,7 @@ def _aligned(learned: _Part, sample: FloatImage, near: npt.NDArray[np.float32],
                  if start is not None else (sample, None))
     if warp is None:
         out, warp = _align(learned.shape, sample, learned.near)
-    if warp is not None and _too_far(warp, part):
+    if warp is not None and _too_far(_correction(warp, part)):
         out, warp = sample, None
     gradients = _gradients(out)
     return _Aligned(learned, gradients, warp,
@@ -1046,9 +1046,10 @@ def _refined(frame: npt.NDArray[np.float64], warp: npt.NDArray[np.float64],
     """The frame corrected by the ECC warp of one fine part (a guess's frame comes from two
     ink marks' centroids, a few degrees and percent off; the aligned glyphs are not).
     Unchanged if the correction is too large to be one."""
-    if _too_far(warp, part):
+    correction = _correction(warp, part)
+    if _too_far(correction):
         return frame
-    out: npt.NDArray[np.float64] = (np.vstack([frame, [0, 0, 1]]) @ _correction(warp, part))[:2]
+    out: npt.NDArray[np.float64] = (np.vstack([frame, [0, 0, 1]]) @ correction)[:2]
     return out
 
 
@@ -1061,12 +1062,11 @@ def _correction(warp: npt.NDArray[np.float64], part: int) -> npt.NDArray[np.floa
     return out
 
 
-def _too_far(warp: npt.NDArray[np.float64], part: int) -> bool:
-    """Whether a fine part's warp moves the frame's origin or changes its axes by more than
-    ``REFINE_MAX`` (frame units)."""
-    m = _correction(warp, part)
-    return bool(float(np.linalg.norm(m[:2, 2])) > REFINE_MAX[0]
-                or float(np.abs(m[:2, :2] - np.eye(2)).max()) > REFINE_MAX[1])
+def _too_far(correction: npt.NDArray[np.float64]) -> bool:
+    """Whether a fine part's correction (``_correction``) moves the frame's origin or changes
+    its axes by more than ``REFINE_MAX`` (frame units)."""
+    return bool(float(np.linalg.norm(correction[:2, 2])) > REFINE_MAX[0]
+                or float(np.abs(correction[:2, :2] - np.eye(2)).max()) > REFINE_MAX[1])
 
 
 def _near_glyph(patch: FloatImage) -> npt.NDArray[np.uint8]:
@@ -1372,7 +1372,7 @@ def _not_within_sure(cards: list[_Card]) -> list[_Card]:
     crooked outline)."""
     sure = [c for c in cards if _strength(c.worst) >= 1.0]
     return [c for c in cards if _strength(c.worst) > 0.0 or not any(
-        s is not c and _point_in_quad(c.index_points[0], s.quad, 0.0)
+        _point_in_quad(c.index_points[0], s.quad, 0.0)
         and _overlap_share(c.quad, s.quad) >= WITHIN_SURE for s in sure)]
 
 
