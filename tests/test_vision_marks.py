@@ -8,11 +8,14 @@ import cv2
 import numpy as np
 import pytest
 
+from scorekeeper.vision import recognition
+from scorekeeper.vision.builtin import reference_profile
 from scorekeeper.vision.features import FINE_PARTS, Blob, frame_matrix, patch_matrix
 from scorekeeper.vision.recognition import (
     REFINE_MAX,
     SURE,
     _Card,
+    _guesses,
     _marks,
     _not_within_sure,
     _on_cards,
@@ -154,3 +157,24 @@ def test_a_weak_reading_of_a_sure_cards_second_index_is_dropped() -> None:
 def test_without_a_sure_card_the_odd_size_out_is_dropped() -> None:
     cards = [_card(0.7, 200.0, 0.0), _card(0.7, 210.0, 300.0), _card(0.7, 40.0, 600.0)]
     assert _same_size(cards) == cards[:2]
+
+
+def test_a_cloth_pattern_passing_as_card_white_does_not_crowd_out_an_index(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A checked cloth read as one card region with the cards: hundreds of alike squares pair
+    with their neighbours; past the budget those pairs go first, not the card's index."""
+    scene = _scene_with_rim_only()
+    scene.filled[:] = 1
+    squares = [Blob(np.array([100.0 + 16 * i, 100.0 + 16 * j]), 95 + 16 * i, 95 + 16 * j,
+                    10, 10, 100) for i in range(30) for j in range(30)]
+    rank = Blob(np.array([40.0, 600.0]), 36, 594, 8, 12, 70)
+    pip = Blob(np.array([40.0, 620.0]), 34, 614, 12, 12, 110)
+    blobs = [*squares, rank, pip]
+    index = {len(blobs) - 2, len(blobs) - 1}
+    everything = _guesses(scene, blobs, reference_profile())
+    assert len(everything) > 5000
+    assert any({g.pip, g.anchor} == index for g in everything)
+    monkeypatch.setattr(recognition, "GUESS_BUDGET", 1000)
+    kept = _guesses(scene, blobs, reference_profile())
+    assert len(kept) <= 1000
+    assert any({g.pip, g.anchor} == index for g in kept)

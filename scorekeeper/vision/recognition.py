@@ -98,6 +98,13 @@ WAIST_MIN_AREA: Final = 40
 WAIST_LONG: Final = 2.0
 WAIST_NARROW: Final = 0.4
 WAIST_SHARE: Final = 0.2
+#: Most pairs of marks read as possible indices in one photo (photos of cards on a table make
+#: a few hundred to a few thousand). A cloth whose pattern passes as card white (a grey and
+#: green check) makes hundreds of alike marks on one region and hundreds of thousands of
+#: pairs; past this many, pairs are left out from the marks with the most twins (``_twins``).
+GUESS_BUDGET: Final = 20000
+#: Marks are twins whose widths and heights differ by at most about this share (log steps).
+TWIN_STEP: Final = 0.1
 #: From this fine score a card may be partly hidden (a finger on its far end).
 SURE: Final = 0.85
 #: Half the width of the band across a predicted card edge that is looked at (card widths).
@@ -553,7 +560,7 @@ def _guesses(scene: Scene, blobs: list[Blob], profile: DeckProfile) -> list[_Gue
         if region == 0 or b.size < MIN_MARK or b.size > max_mark:
             continue
         by_region.setdefault(region, []).append(i)
-    out: list[_Guess] = []
+    found = []
     for region, members in by_region.items():
         if len(members) < 2:
             continue
@@ -564,10 +571,44 @@ def _guesses(scene: Scene, blobs: list[Blob], profile: DeckProfile) -> list[_Gue
         rel = dist / sizes[None, :]  # [anchor, pip]: distance over the pip's size
         scale = sizes[:, None] / sizes[None, :]  # anchor size over pip size
         anchors, pips = np.nonzero(_pairable(rel, scale, r_lo, r_hi))
-        frames = frame_matrices(pts[pips], pts[anchors])
-        out += [_Guess(members[p], members[a], frame, unit, region) for a, p, frame, unit in zip(
-            anchors.tolist(), pips.tolist(), frames, dist[anchors, pips].tolist(), strict=True)]
-    return out
+        index = np.array(members)
+        found.append((index[anchors], index[pips], dist[anchors, pips], region))
+    if not found:
+        return []
+    anchor, pip, unit = (np.concatenate([f[k] for f in found]) for k in range(3))
+    owner = np.concatenate([np.full(len(f[0]), f[3]) for f in found])
+    if len(pip) > GUESS_BUDGET:
+        twins = _twins(blobs, regions)
+        alike = np.maximum(twins[pip], twins[anchor])
+        # Marks with as many twins are treated alike: all their pairs are kept, or none.
+        cut = np.sort(alike)[GUESS_BUDGET]
+        keep = alike < cut
+        anchor, pip, unit, owner = anchor[keep], pip[keep], unit[keep], owner[keep]
+    pts = np.array([b.centroid for b in blobs]).reshape(-1, 2)
+    frames = frame_matrices(pts[pip], pts[anchor])
+    return [_Guess(p, a, frame, u, r) for a, p, frame, u, r in zip(
+        anchor.tolist(), pip.tolist(), frames, unit.tolist(), owner.tolist(), strict=True)]
+
+
+def _twins(blobs: list[Blob], regions: npt.NDArray[np.int32]) -> npt.NDArray[np.int64]:
+    """How many marks on the same region as each (itself included) are alike in width,
+    height and area (within about ``TWIN_STEP``, twice that for the area): a patterned cloth's
+    marks have hundreds, a card's print a few dozen at most.
+
+    >>> b = [Blob(np.zeros(2), 0, 0, w, 10, 10 * w) for w in (10, 10, 10, 30)]
+    >>> _twins(b, np.array([1, 1, 2, 1], np.int32)).tolist()
+    [2, 2, 1, 1]
+    """
+    keys = np.column_stack([
+        regions,
+        np.round(np.log([max(b.w, 1) for b in blobs]) / TWIN_STEP),
+        np.round(np.log([max(b.h, 1) for b in blobs]) / TWIN_STEP),
+        np.round(np.log([max(b.area, 1) for b in blobs]) / (2 * TWIN_STEP)),
+    ]).astype(np.int64)
+    counts = Counter(map(tuple, keys.tolist()))
+    steps = [(0, dw, dh, da) for dw in (-1, 0, 1) for dh in (-1, 0, 1) for da in (-1, 0, 1)]
+    return np.array([sum(counts.get((k[0] + s[0], k[1] + s[1], k[2] + s[2], k[3] + s[3]), 0)
+                         for s in steps) for k in keys.tolist()], np.int64)
 
 
 def _pair_range(profile: DeckProfile) -> tuple[float, float]:
