@@ -4,12 +4,15 @@ Skipped without the themes unless ``SCOREKEEPER_REQUIRE_CARD_ART=1`` (CI)."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from flask.testing import FlaskClient
 from test_vision_heldout import _need_art
+from werkzeug.test import TestResponse
 
 from scorekeeper.vision import calibrate_dir, recognize
 from scorekeeper.vision.art import TOSS_INKS, TOSS_SUIT_OF, ArtDeck, aisleriot, toss_like
@@ -199,3 +202,48 @@ def test_toss_like_gold_suits_are_printed_in_gold(theme: str, inks: str) -> None
         painted = np.median(deck.cards[twin].image[print_].astype(np.float64), axis=0)
         # Gold, perhaps lighter where the theme's black is (blue well below red, as in gold).
         assert painted[2] - painted[0] >= 0.6 * (gold[2] - gold[0]), (twin, painted.tolist())
+
+
+def _oracles_and_guyenne_queen() -> dict[str, bytes]:
+    """Calibration photos of Toss-like Guyenne oracles 2 to 6 and the queen. Guyenne courts
+    show a pip in the corner but no rank: in this photo of the queen the pip was read as the
+    rank, and a piece of the picture below it as a pip a quarter the size of the others'."""
+    _need_art("guyenne-classic")
+    deck = toss_like(aisleriot("guyenne-classic"), "pale")
+    codes = ["2or", "3or", "4or", "5or", "6or", "Qor"]
+    return {code: calibration_photo(np.random.default_rng(0 if code == "Qor" else seed + 10),
+                                    code, deck, (2400, 1800)) for seed, code in enumerate(codes)}
+
+
+def test_a_court_card_without_an_index_is_refused_not_learned_from_its_picture(
+        tmp_path: Path) -> None:
+    photos = _oracles_and_guyenne_queen()
+    for code, photo in photos.items():
+        (tmp_path / f"{code}.jpg").write_bytes(photo)
+    result = calibrate_dir(tmp_path, deck="toss")
+    assert set(result.learned) == set(photos) - {"Qor"}
+    assert "not its corner index" in result.failed["Qor.jpg"]
+    assert "times the size of the other oracles' pips" in result.failed["Qor.jpg"]
+    assert "Qor" not in result.profile.codes
+
+
+def test_the_keeper_is_told_when_a_card_is_learned_unlike_the_deck(client: FlaskClient) -> None:
+    photos = _oracles_and_guyenne_queen()
+    table = client.post("/api/tables", json={"players": ["ann", "bob"]}).json
+    tid, keeper = table["table_id"], table["keeper_token"]
+
+    def teach(code: str) -> TestResponse:
+        return client.post(f"/api/tables/{tid}/deck/cards/{code}",
+                           headers={"Authorization": f"Bearer {keeper}"},
+                           data={"photo": (io.BytesIO(photos[code]), f"{code}.jpg")},
+                           content_type="multipart/form-data")
+
+    # Four oracles learned, the queen is compared with them (LIKE_PEERS) and refused.
+    for code in ["2or", "3or", "4or", "5or"]:
+        assert teach(code).status_code == 201
+    reply = teach("Qor")
+    assert reply.status_code == 400
+    assert "is not its corner index" in reply.json["error"]
+    deck = client.get(f"/api/tables/{tid}/deck",
+                      headers={"Authorization": f"Bearer {keeper}"}).json
+    assert deck["learned"] == ["5or", "4or", "3or", "2or"]  # deck order

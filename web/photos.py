@@ -278,11 +278,14 @@ def learn_one(table: Table, code: str, data: bytes, source: str, deck: str,
               name: str | None) -> None:
     """Learn one card from its photo and store it (raises PhotoError with the reason)."""
     from scorekeeper.vision import DeckProfile, VisionError, learn_photo
+    from scorekeeper.vision.calibration import check_like_deck
 
     check_photo(data)
+    learned = decks().profile(table)
     with worker_slot():
         try:
             model = learn_photo(data, code)
+            check_like_deck(model, [] if learned is None else learned.models())
         except VisionError as exc:
             raise vision_failure(exc) from exc
     one = DeckProfile.from_models(name or f"table {table.id}", deck, [model]).to_bytes()

@@ -180,11 +180,13 @@ class DeckProfile:
         )
 
 
-def empty_model(code: str) -> CardModel:
-    """A card model with no templates (matches nothing); for tests and examples."""
-    return CardModel(code, np.zeros((0, PATCH_W * PATCH_H), np.float32),
-                     np.zeros((0, 4, 2), np.float32), np.zeros(0, np.float32),
-                     np.ones(3, np.float32), 0.0, np.zeros((0, 2, 3), np.float32),
+def empty_model(code: str, d_ratio: float | None = None, pip_ratio: float = 0.0) -> CardModel:
+    """A card model with no templates (matches nothing); for tests and examples. With
+    ``d_ratio``, one blank template with that rank-to-pip distance."""
+    k = 0 if d_ratio is None else 1
+    return CardModel(code, np.zeros((k, PATCH_W * PATCH_H), np.float32),
+                     np.zeros((k, 4, 2), np.float32), np.full(k, d_ratio or 0.0, np.float32),
+                     np.ones(3, np.float32), pip_ratio, np.zeros((k, 2, 3), np.float32),
                      np.zeros((CANON_H, CANON_W), np.uint8))
 
 
