@@ -86,6 +86,14 @@ PROBES: dict[str, Callable[[], art.ArtDeck]] = {
     "anglo_poker (standard)": lambda: art.aisleriot("anglo_poker"),
     "berlin (Toss-like, deep inks)": _toss("berlin", "deep"),
     "slavic_costumes (Toss-like, pale inks)": _toss("slavic_costumes", "pale"),
+    # Six more, likewise: the Swiss pattern's courts show no corner index at all (calibration
+    # refuses them, so they count as misses), and two four-colour and two bitmap themes.
+    "swiss-xvii (standard; courts without an index)": lambda: art.aisleriot("swiss-xvii"),
+    "neoclassical_4_color (standard)": lambda: art.aisleriot("neoclassical_4_color"),
+    "anglo_modern_4_color (standard)": lambda: art.aisleriot("anglo_modern_4_color"),
+    "swiss-xvii (Toss-like, warm inks; courts without an index)": _toss("swiss-xvii", "warm"),
+    "gnomangelo_bitmap (Toss-like, deep inks)": _toss("gnomangelo_bitmap", "deep"),
+    "anglo_bitmap (standard)": lambda: art.aisleriot("anglo_bitmap"),
 }
 #: Decks never looked at while tuning.
 HELD_OUT: dict[str, Callable[[], art.ArtDeck]] = {

@@ -187,7 +187,7 @@ def test_an_index_is_read_in_the_ink_of_its_own_glyphs(tmp_path: Path, seed: int
 
 @pytest.mark.parametrize(("theme", "inks"), [
     ("anglo", "warm"), ("ornamental", "warm"), ("tigullio", "warm"), ("lattmann", "warm"),
-    ("bellot", "deep"), ("simplistic", "pale"),
+    ("bellot", "deep"), ("simplistic", "pale"), ("gnomangelo_bitmap", "deep"),
 ])
 def test_toss_like_gold_suits_are_printed_in_gold(theme: str, inks: str) -> None:
     # Themes whose black is a slate or a navy (tigullio, lattmann) kept most of it in their
