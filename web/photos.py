@@ -275,21 +275,23 @@ def card_code(text: str, deck: DeckKind) -> str:
 
 
 def learn_one(table: Table, code: str, data: bytes, source: str, deck: str,
-              name: str | None) -> None:
-    """Learn one card from its photo and store it (raises PhotoError with the reason)."""
+              name: str | None) -> str | None:
+    """Learn one card from its photo and store it (raises PhotoError with the reason); return
+    a warning when its corner index looks unlike the table's other learned cards'."""
     from scorekeeper.vision import DeckProfile, VisionError, learn_photo
-    from scorekeeper.vision.calibration import check_like_deck
+    from scorekeeper.vision.calibration import index_doubt
 
     check_photo(data)
-    learned = decks().profile(table)
     with worker_slot():
         try:
             model = learn_photo(data, code)
-            check_like_deck(model, [] if learned is None else learned.models())
         except VisionError as exc:
             raise vision_failure(exc) from exc
+    learned = decks().profile(table)
+    doubt = index_doubt(model, [] if learned is None else learned.models())
     one = DeckProfile.from_models(name or f"table {table.id}", deck, [model]).to_bytes()
     decks().learn(table, code, one, source, deck, name)
+    return doubt
 
 
 @bp.get("/api/tables/<table_id>/deck")
@@ -308,10 +310,10 @@ def learn_card(table_id: str, code: str) -> tuple[Response, int]:
     deck = deck_kind(table)
     code = card_code(code, deck)
     data, name = uploaded("photo", "the card's photo")
-    learn_one(table, code, data, name, deck, request.form.get("name") or None)
+    warning = learn_one(table, code, data, name, deck, request.form.get("name") or None)
     info = decks().info(table)
     return jsonify({"code": code, "learned": len(info["learned"]), "total": info["total"],
-                    "deck": info}), 201
+                    "warning": warning, "deck": info}), 201
 
 
 @bp.delete("/api/tables/<table_id>/deck/cards/<code>")
@@ -358,6 +360,7 @@ def import_zip(table_id: str) -> Response:
         check_member(archive, member, photo_limit)
     learned: list[str] = []
     failed: dict[str, str] = {}
+    doubts: dict[str, str] = {}
     for member in members:
         file_name = PurePosixPath(member.filename).name
         try:
@@ -366,14 +369,17 @@ def import_zip(table_id: str) -> Response:
                 raise PhotoError(f"{code} has two photos in the zip")
             if member.file_size > photo_limit:
                 raise PhotoError(f"the photo is over {upload_limit_text(photo_limit)}")
-            learn_one(table, code, read_member(archive, member, photo_limit), file_name, deck,
-                      request.form.get("name") or None)
+            doubt = learn_one(table, code, read_member(archive, member, photo_limit),
+                              file_name, deck, request.form.get("name") or None)
             learned.append(code)
+            if doubt is not None:
+                doubts[file_name] = doubt
         except PhotoError as exc:
             if exc.status == 503:
                 raise
             failed[file_name] = str(exc)
-    return jsonify({"learned": learned, "failed": failed, "deck": decks().info(table)})
+    return jsonify({"learned": learned, "failed": failed, "doubts": doubts,
+                    "deck": decks().info(table)})
 
 
 def read_member(archive: zipfile.ZipFile, member: zipfile.ZipInfo, limit: int) -> bytes:

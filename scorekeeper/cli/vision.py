@@ -88,6 +88,8 @@ def _calibrate(args: argparse.Namespace) -> int:
               file=sys.stderr)
         if result.missing:
             print(f"no photo for: {' '.join(result.missing)}", file=sys.stderr)
+        for doubt in result.doubts.values():
+            print(f"learned, but doubted: {doubt}", file=sys.stderr)
     emit(report)
     return EXIT_OK if not result.failed and len(result.profile) else EXIT_SOME_FAILED
 

@@ -22,7 +22,6 @@ from scorekeeper.vision.errors import (
     BlurryImageError,
     CalibrationError,
     CardCodeError,
-    IndexUnlikeDeckError,
     NoCardFoundError,
     VisionError,
 )
@@ -36,11 +35,12 @@ from scorekeeper.vision.scene import card_mask, fill_regions, white_balance
 IMAGE_SUFFIXES: Final = (".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff")
 #: Below this Laplacian variance a canonical card is too blurred to learn.
 MIN_SHARPNESS: Final = 0.04
-#: A suited card's index is printed like the rest of its deck's: the distance from its rank
-#: to its pip within this factor of the other suited cards' median, its pip's size within it
-#: of the median of its own suit's (suits' pips differ in size). Court cards that show no
+#: A suited card's index is doubted (learned, with a warning) when the distance from its rank
+#: to its pip lies more than this factor off the other suited cards' median, or its pip's size
+#: off the median of its own suit's (suits' pips differ in size). Court cards that show no
 #: index had their picture learned as one, and pale ink broke a rank or a pip in two: on 28
-#: decks, 13 such cards lay 1.64 to 4.5 times off, the rightly learned ones 1.43 at most.
+#: decks, 13 such cards lay 1.64 to 4.5 times off, the rest 1.43 at most. Some decks print
+#: their courts' indices apart from the pip cards', so a doubt is no refusal.
 LIKE_DECK: Final = 1.6
 #: ... judged once this many other suited cards (of its suit, for the pip) are learned.
 LIKE_PEERS: Final = 4
@@ -54,6 +54,7 @@ class Calibration:
     learned: dict[str, str] = field(default_factory=dict)  # code -> file name
     failed: dict[str, str] = field(default_factory=dict)  # file name -> reason
     missing: tuple[str, ...] = ()  # deck codes without a photo
+    doubts: dict[str, str] = field(default_factory=dict)  # code -> why its index is doubted
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -62,6 +63,7 @@ class Calibration:
             "learned": sorted(self.learned),
             "failed": dict(sorted(self.failed.items())),
             "missing": list(self.missing),
+            "doubts": dict(sorted(self.doubts.items())),
         }
 
 
@@ -292,37 +294,29 @@ def calibrate_dir(
             failed[file.name] = error
         if progress is not None:
             progress(done, len(files), file.name, error)
-    unlike = {}
-    for code, model in models.items():
-        try:
-            check_like_deck(model, models.values())
-        except IndexUnlikeDeckError as exc:
-            unlike[code] = str(exc)
-    for code, reason in unlike.items():
-        failed[learned.pop(code)] = reason
-        del models[code]
+    doubts = {code: doubt for code, model in models.items()
+              if (doubt := index_doubt(model, models.values())) is not None}
     order = [c for c in deck_codes(deck) if c in models]
     profile = DeckProfile.from_models(name or path.name, deck, [models[c] for c in order])
     missing = tuple(c for c in deck_codes(deck) if c not in models
                     and not any(f.stem.lower() == c.lower() for f in files))
-    return Calibration(profile, learned, failed, missing)
+    return Calibration(profile, learned, failed, missing, doubts)
 
 
-def check_like_deck(model: CardModel, others: Iterable[CardModel]) -> None:
-    """Raise IndexUnlikeDeckError when a suited card's learned index is unlike the deck's
-    other learned cards' (``LIKE_DECK``); jokers, the Boss and the null are not judged.
+def index_doubt(model: CardModel, others: Iterable[CardModel]) -> str | None:
+    """Why a suited card's learned corner index looks unlike the deck's other learned cards'
+    (``LIKE_DECK``), or None; jokers, the Boss and the null are not judged.
 
     >>> from scorekeeper.vision.profile import empty_model
     >>> deck = [empty_model(c, d_ratio=0.1, pip_ratio=0.05) for c in ("2he", "3he", "4he", "5he")]
-    >>> check_like_deck(empty_model("6he", d_ratio=0.11, pip_ratio=0.05), deck)
-    >>> check_like_deck(empty_model("Khe", d_ratio=0.1, pip_ratio=0.02), deck)
-    ... # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    scorekeeper.vision.errors.IndexUnlikeDeckError: Khe: the suit pip ... is 0.40 times ...
+    >>> index_doubt(empty_model("6he", d_ratio=0.11, pip_ratio=0.05), deck) is None
+    True
+    >>> index_doubt(empty_model("Khe", d_ratio=0.1, pip_ratio=0.02), deck)[:60]
+    'Khe: the suit pip found in its corner is 0.40 times the size'
     """
     card = Card.parse(model.code)
     if card.suit is None or model.lone:
-        return
+        return None
     suited = [m for m in others if m.code != model.code and not m.lone
               and Card.parse(m.code).suit is not None]
     problem = None
@@ -338,11 +332,12 @@ def check_like_deck(model: CardModel, others: Iterable[CardModel]) -> None:
         if not 1 / LIKE_DECK <= factor <= LIKE_DECK:
             problem = (f"the rank found in its corner lies {factor:.2f} times as far from its "
                        "pip as on the deck's other cards")
-    if problem is not None:
-        raise IndexUnlikeDeckError(
-            f"{model.code}: {problem}, so what was read is not its corner index. A court card "
-            "that shows only a picture cannot be read from its corner; otherwise retake the "
-            "photo sharp, in even light, with the top-left corner in full view")
+    if problem is None:
+        return None
+    return (f"{model.code}: {problem}. If its corner shows no rank over a pip (some court "
+            "cards show only a picture), what was learned is part of the picture and the card "
+            "may be misread: check it in a test photo, or retake this one sharp, in even light, "
+            "with the top-left corner in full view")
 
 
 def _code_of(file: Path, deck: DeckKind) -> str:

@@ -45,11 +45,6 @@ class NoIndexFoundError(CalibrationError):
     """A card was found but its corner index (rank above suit) was not."""
 
 
-class IndexUnlikeDeckError(CalibrationError):
-    """A suited card's learned corner index is far off the deck's other indices (its suit pip
-    or its rank-to-pip distance): court art or a glyph broken in two was read as the index."""
-
-
 class CardCodeError(CalibrationError):
     """A calibration photo's file name is not a card code of the deck."""
 

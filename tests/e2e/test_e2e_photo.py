@@ -187,3 +187,26 @@ def test_keeper_calibrates_a_card_with_the_wizard(server: ServerThread, browser:
     expect(page.locator("[data-cal-error]")).to_contain_text("not an image")
     expect(page.locator("#cal-count")).to_have_text("1 of 110 cards learned")
     context.close()
+
+
+def test_the_wizard_shows_a_doubted_card(server: ServerThread, browser: Any,
+                                         tmp_path: Path) -> None:
+    # Guyenne courts show no rank in the corner: this queen's pip and a piece of her picture
+    # were learned as an index, a quarter the size of the other oracles' (tests/test_vision_art).
+    from test_vision_art import _oracles_and_guyenne_queen
+
+    photos = _oracles_and_guyenne_queen()
+    paths = []
+    for code, jpeg in photos.items():  # the queen last: she is compared with the others
+        paths.append(tmp_path / f"{code}.jpg")
+        paths[-1].write_bytes(jpeg)
+    table = api(server, "/api/tables", {"players": ["Ann", "Bob"]})
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    page.goto(f"{server.url}/t/{table['table_id']}/calibrate?token={table['keeper_token']}")
+    page.set_input_files("#cal-files", [str(p) for p in paths])
+    expect(page.locator("#cal-bulk .okbox")).to_contain_text("6 of 6 photos learned")
+    expect(page.locator("#cal-bulk [data-cal-doubt]")).to_have_count(1)
+    expect(page.locator("#cal-bulk [data-cal-doubt]")).to_contain_text("Qor: the suit pip")
+    context.close()

@@ -34,6 +34,9 @@
 
   const send = (url, field, file) => SK.upload(url, field, file, "the file is too large");
 
+  // A card learned with an index unlike the deck's other cards' (perhaps a court card's picture).
+  const doubt = (text) => text ? `<div class="ph-warning" data-cal-doubt>${SK.esc(text)}</div>` : "";
+
   const deckParam = () => `?deck=${encodeURIComponent(SK.$("#cal-deck").value)}`;
 
   SK.$("#cal-photo").addEventListener("change", async (ev) => {
@@ -44,7 +47,7 @@
     const r = await send(`/api/tables/${tid}/deck/cards/${encodeURIComponent(code)}${deckParam()}`, "photo", file);
     if (r.ok) {
       deck = r.data.deck;
-      SK.$("#cal-result").innerHTML = `<div class="okbox" data-learned="${SK.esc(code)}">\u2714 ${SK.esc(code)} learned (${r.data.learned} of ${r.data.total}).</div>`;
+      SK.$("#cal-result").innerHTML = `<div class="okbox" data-learned="${SK.esc(code)}">\u2714 ${SK.esc(code)} learned (${r.data.learned} of ${r.data.total}).</div>` + doubt(r.data.warning);
       pos = firstMissing(pos + 1);
     } else SK.$("#cal-result").innerHTML = `<div class="refusal" data-cal-error>${SK.esc(code)} not learned: ${SK.esc(r.data.error)}</div>`;
     render();
@@ -52,17 +55,17 @@
 
   async function many(files) {
     const photos = Array.from(files).filter((f) => /\.(jpe?g|png|webp|bmp|tiff?)$/i.test(f.name));
-    const box = SK.$("#cal-bulk"), failed = [];
+    const box = SK.$("#cal-bulk"), failed = [], doubts = [];
     if (!photos.length) { box.innerHTML = `<div class="refusal">No photos there (.jpg, .png ...): name each photo by its card code, like Qsh.jpg.</div>`; return; }
     for (let i = 0; i < photos.length; i++) {
       const f = photos[i], code = f.name.replace(/\.[^.]*$/, "");
       box.innerHTML = `<div class="cal-progress"><div style="width:${100 * i / photos.length}%"></div></div><p class="muted">${i + 1} of ${photos.length}: ${SK.esc(f.name)}</p>`;
       const r = await send(`/api/tables/${tid}/deck/cards/${encodeURIComponent(code)}${deckParam()}`, "photo", f);
-      if (r.ok) deck = r.data.deck; else failed.push([f.name, r.data.error]);
+      if (r.ok) { deck = r.data.deck; if (r.data.warning) doubts.push(r.data.warning); } else failed.push([f.name, r.data.error]);
       render();
     }
     pos = firstMissing(0); render();
-    box.innerHTML = `<div class="okbox">${photos.length - failed.length} of ${photos.length} photos learned.</div>` + failed.map(([f, e]) => `<div class="refusal">${SK.esc(f)}: ${SK.esc(e)}</div>`).join("");
+    box.innerHTML = `<div class="okbox">${photos.length - failed.length} of ${photos.length} photos learned.</div>` + failed.map(([f, e]) => `<div class="refusal">${SK.esc(f)}: ${SK.esc(e)}</div>`).join("") + doubts.map(doubt).join("");
   }
   SK.$("#cal-folder").addEventListener("change", (ev) => { many(ev.target.files); ev.target.value = ""; });
   SK.$("#cal-files").addEventListener("change", (ev) => { many(ev.target.files); ev.target.value = ""; });
@@ -75,7 +78,7 @@
     if (!r.ok) { box.innerHTML = `<div class="refusal">${SK.esc(r.data.error)}</div>`; return; }
     deck = r.data.deck; pos = firstMissing(0); render();
     const failed = Object.entries(r.data.failed);
-    box.innerHTML = `<div class="okbox">${r.data.learned.length} photos learned.</div>` + failed.map(([f, e]) => `<div class="refusal">${SK.esc(f)}: ${SK.esc(e)}</div>`).join("");
+    box.innerHTML = `<div class="okbox">${r.data.learned.length} photos learned.</div>` + failed.map(([f, e]) => `<div class="refusal">${SK.esc(f)}: ${SK.esc(e)}</div>`).join("") + Object.values(r.data.doubts || {}).map(doubt).join("");
   });
 
   SK.$("#cal-prev").addEventListener("click", () => { pos = (pos - 1 + codes().length) % codes().length; render(); });
