@@ -201,8 +201,9 @@ def calibrate(deck: art.ArtDeck, seed: int) -> tuple[DeckProfile, str]:
         result = calibrate_dir(folder, deck=deck.kind)  # type: ignore[arg-type]
         elapsed = time.perf_counter() - start
     failed = f", failed {sorted(result.failed)}" if result.failed else ""
+    doubted = f", doubted {sorted(result.doubts)}" if result.doubts else ""
     return result.profile, (f"{len(result.learned)} of {len(deck.codes)} cards learned in "
-                            f"{elapsed:.1f} s{failed}")
+                            f"{elapsed:.1f} s{failed}{doubted}")
 
 
 def run_deck(deck: art.ArtDeck, profile: DeckProfile, photos: int, seed: int,
