@@ -554,40 +554,40 @@ def _guesses(scene: Scene, blobs: list[Blob], profile: DeckProfile) -> list[_Gue
     r_lo, r_hi = _pair_range(profile)
     by_region: dict[int, list[int]] = {}
     max_mark = MAX_MARK * max(scene.norm.shape[:2])
-    regions = scene.regions_at(np.array([b.centroid for b in blobs]).reshape(-1, 2), printed=True)
+    centres = np.array([b.centroid for b in blobs]).reshape(-1, 2)
+    regions = scene.regions_at(centres, printed=True)
     for i, b in enumerate(blobs):
         region = int(regions[i])
         if region == 0 or b.size < MIN_MARK or b.size > max_mark:
             continue
         by_region.setdefault(region, []).append(i)
     found = []
-    for region, members in by_region.items():
+    for members in by_region.values():
         if len(members) < 2:
             continue
-        pts = np.stack([blobs[i].centroid for i in members])
+        index = np.array(members)
+        pts = centres[index]
         sizes = np.array([blobs[i].size for i in members], np.float64)
         diff = pts[:, None, :] - pts[None, :, :]
         dist = np.hypot(diff[..., 0], diff[..., 1])
         rel = dist / sizes[None, :]  # [anchor, pip]: distance over the pip's size
         scale = sizes[:, None] / sizes[None, :]  # anchor size over pip size
         anchors, pips = np.nonzero(_pairable(rel, scale, r_lo, r_hi))
-        index = np.array(members)
-        found.append((index[anchors], index[pips], dist[anchors, pips], region))
+        found.append((index[anchors], index[pips], dist[anchors, pips]))
     if not found:
         return []
     anchor, pip, unit = (np.concatenate([f[k] for f in found]) for k in range(3))
-    owner = np.concatenate([np.full(len(f[0]), f[3]) for f in found])
     if len(pip) > GUESS_BUDGET:
         twins = _twins(blobs, regions)
         alike = np.maximum(twins[pip], twins[anchor])
         # Marks with as many twins are treated alike: all their pairs are kept, or none.
         cut = np.sort(alike)[GUESS_BUDGET]
         keep = alike < cut
-        anchor, pip, unit, owner = anchor[keep], pip[keep], unit[keep], owner[keep]
-    pts = np.array([b.centroid for b in blobs]).reshape(-1, 2)
-    frames = frame_matrices(pts[pip], pts[anchor])
+        anchor, pip, unit = anchor[keep], pip[keep], unit[keep]
+    frames = frame_matrices(centres[pip], centres[anchor])
     return [_Guess(p, a, frame, u, r) for a, p, frame, u, r in zip(
-        anchor.tolist(), pip.tolist(), frames, unit.tolist(), owner.tolist(), strict=True)]
+        anchor.tolist(), pip.tolist(), frames, unit.tolist(), regions[pip].tolist(),
+        strict=True)]
 
 
 def _twins(blobs: list[Blob], regions: npt.NDArray[np.int32]) -> npt.NDArray[np.int64]:
