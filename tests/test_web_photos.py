@@ -229,6 +229,32 @@ def test_calibrated_cards_are_kept_in_sqlite_and_used_for_recognition(
     assert stored_rows(app, tid) == (0, 0, 0)
 
 
+def test_learning_a_card_decodes_no_stored_card_twice(client: FlaskClient,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from scorekeeper.vision import DeckProfile
+
+    table = create(client)
+    tid, keeper = table["table_id"], table["keeper_token"]
+    decoded: list[str] = []
+    original = DeckProfile.from_bytes.__func__  # type: ignore[attr-defined]
+
+    def counting(cls: type[DeckProfile], data: bytes, source: str = "the profile") -> Any:
+        decoded.append(source)
+        return original(cls, data, source)
+
+    monkeypatch.setattr(DeckProfile, "from_bytes", classmethod(counting))
+    rng = np.random.default_rng(5)
+    for code in LEARNED:
+        photo = calibration_photo(rng, code, ALTERNATE, size=(1200, 900))
+        assert upload(client, f"/api/tables/{tid}/deck/cards/{code}", keeper, photo,
+                      name=f"{code}.jpg").status_code == 201
+    meld = fan_photo(LEARNED, seed=1, style=ALTERNATE)
+    reply = upload(client, f"/api/tables/{tid}/photos", keeper, meld)
+    assert sorted(c["code"] for c in reply.json["cards"]) == sorted(LEARNED)
+    # Each stored card was decoded once, however often the profile was assembled since.
+    assert sorted(decoded) == sorted(f"card {code}" for code in LEARNED)
+
+
 def test_bad_calibration_photos_are_refused_and_store_nothing(app: Flask,
                                                               client: FlaskClient) -> None:
     import cv2

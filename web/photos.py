@@ -73,7 +73,9 @@ class DeckStore:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._cache: dict[str, tuple[tuple[int, float], DeckProfile]] = {}
+        # table id -> (stamp, profile, each card's stored model): a card whose stored model is
+        # unchanged is not decoded again when another card is learned.
+        self._cache: dict[str, tuple[tuple[int, float], DeckProfile, dict[str, bytes]]] = {}
         self._lock = threading.Lock()
 
     def info(self, table: Table) -> dict[str, Any]:
@@ -121,13 +123,17 @@ class DeckStore:
         head = self.store.deck_head(table)
         assert head is not None  # a learned card always has its profile row
         blobs = self.store.learned_models(table)
+        unchanged = {} if cached is None else {
+            m.code: m for m in cached[1].models() if cached[2].get(m.code) == blobs.get(m.code)}
         models = []
         for code in deck_codes("standard" if head["deck"] == "standard" else "toss"):
-            if code in blobs:
+            if code in unchanged:
+                models.append(unchanged[code])
+            elif code in blobs:
                 models.extend(DeckProfile.from_bytes(blobs[code], f"card {code}").models())
         profile = DeckProfile.from_models(head["name"], head["deck"], models)
         with self._lock:
-            self._cache[table.id] = (stamp, profile)
+            self._cache[table.id] = (stamp, profile, blobs)
         return profile
 
     def profile_bytes(self, table: Table) -> bytes | None:
