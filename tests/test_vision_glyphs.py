@@ -1,6 +1,7 @@
 """Indices compared around their glyphs only: in a fan, the edge and pips of the card above
 reach into an index's window, and must not hide what the index shows. Also: each finalist is
-judged in its own alignment, and each card scores by the best of its own templates."""
+judged in its own alignment, each card scores by the best of its own templates, and a guess
+is left once its rank shows that no pip could make it a card."""
 
 from __future__ import annotations
 
@@ -17,10 +18,12 @@ from scorekeeper.vision.features import (
 )
 from scorekeeper.vision.recognition import (
     _aligned,
+    _by_colour,
     _fit,
     _gradients,
     _Part,
     _per_card,
+    _score_bound,
 )
 
 
@@ -160,3 +163,26 @@ def test_each_cards_best_template_is_found_among_its_own(data: st.DataObject) ->
         first = own[scores[:, own].argmax(axis=1)]
         assert (which[:, card] == first).all()
         assert (best[:, card] == scores[np.arange(rows), first]).all()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_no_finalist_scores_above_the_bound_its_rank_sets(data: st.DataObject) -> None:
+    # The close comparison leaves a guess once the bound on its score, from the rank's fits
+    # alone, is below acceptance: no pip fit may then lift any finalist above that bound.
+    count = data.draw(st.integers(1, 4))
+    fit = st.floats(-1.0, 1.0, allow_nan=False, width=32)
+    ink = st.lists(st.floats(0.0, 1.0, allow_nan=False, width=32), min_size=3, max_size=3)
+    colours = np.array(data.draw(st.lists(ink, min_size=count, max_size=count)), np.float32)
+    colour = np.array(data.draw(ink), np.float32)
+    ranks = data.draw(st.lists(fit, min_size=count, max_size=count))
+    pips = data.draw(st.lists(fit, min_size=count, max_size=count))
+    bound = _score_bound({card: [ranks[card]] for card in range(count)}, colours, colour)
+    results = _by_colour({card: [ranks[card], pips[card]] for card in range(count)}, colours,
+                         colour, dict.fromkeys(range(count), 0))
+    assert all(score <= bound + 1e-6 for score, *_ in results)
+    # With every pip a perfect fit, the best finalist of the smallest penalty reaches it.
+    if len({tuple(c) for c in colours.tolist()}) == 1:
+        perfect = _by_colour({card: [ranks[card], 1.0] for card in range(count)}, colours,
+                             colour, dict.fromkeys(range(count), 0))
+        assert abs(perfect[0][0] - bound) < 1e-6

@@ -67,7 +67,7 @@ SCORE_ROWS: Final = 2048
 SHORTLIST: Final = 0.6
 #: Lowest coarse score, less the colour difference, for a guess to be compared closely (the
 #: coarse colour reading of a small or blurred index is rough; the close comparison decides).
-CLOSE_LOOK: Final = 0.5
+CLOSE_LOOK: Final = 0.55
 #: Lowest fine score (aligned correlation less the colour difference) to count as a card.
 ACCEPT: Final = 0.7
 #: How many best cards of the coarse comparison are compared closely.
@@ -157,7 +157,7 @@ SAME_GLYPH: Final = 0.9
 ALIGNED_SURE: Final = 0.95
 #: ECC iterations aligning a part of the sample to the first distinct glyph among the
 #: finalists, and to each further one (starting from the first alignment).
-ALIGN_STEPS: Final = (15, 5)
+ALIGN_STEPS: Final = (10, 5)
 #: Two finalists of different inks whose mean fits lie this close are told apart by ink alone
 #: (on Toss-like probe decks, one glyph in two inks fits a sample up to about 0.04 apart).
 TWIN_FIT: Final = 0.05
@@ -711,8 +711,7 @@ class _Directions:
         y0, y1 = max(0, int(cy - reach)), min(h, int(cy + reach) + 1)
         if x1 - x0 < 3 or y1 - y0 < 3:
             return []
-        yy, xx = np.mgrid[y0:y1, x0:x1]
-        ring = np.hypot(xx - cx, yy - cy)
+        ring = np.hypot(np.arange(x0, x1)[None, :] - cx, np.arange(y0, y1)[:, None] - cy)
         keep = (ring >= unit / 2.0) & (ring <= reach)
         bins = 90 // LONE_BIN
         counts = np.bincount(self.bins[y0:y1, x0:x1][keep],
@@ -756,8 +755,7 @@ def _score(scene: Scene, ink: FloatImage, guesses: list[_Guess], profile: DeckPr
         g = guesses[i]
         # The ink is read on the glyphs of the card whose shape fits best: the window also
         # holds what lies around the index (the table by the card's edge, the card above).
-        glyph = glyph_mask(profile.templates[int(best_template[k, np.argmax(per_card[k])])]
-                           .reshape(PATCH_H, PATCH_W), GLYPH_GROW)
+        glyph = _coarse_glyphs(profile)[int(best_template[k, np.argmax(per_card[k])])]
         colour = ink_colour(sample_patch(scene.norm, g.frame),
                             patches[i].reshape(PATCH_H, PATCH_W) * glyph)
         penalty = _colour_penalty(profile.colours, colour)
@@ -856,6 +854,30 @@ def _groups(profile: DeckProfile) -> tuple[_Group, ...]:
     return _GROUPS[profile]
 
 
+_COARSE_GLYPHS: weakref.WeakKeyDictionary[DeckProfile, npt.NDArray[np.uint8]] = (
+    weakref.WeakKeyDictionary())
+
+
+def _coarse_glyphs(profile: DeckProfile) -> npt.NDArray[np.uint8]:
+    """Each template's glyphs grown by ``GLYPH_GROW`` (where the coarse comparison reads an
+    index's ink), kept while the profile lives."""
+    if profile not in _COARSE_GLYPHS:
+        _COARSE_GLYPHS[profile] = np.stack(
+            [glyph_mask(t.reshape(PATCH_H, PATCH_W), GLYPH_GROW) for t in profile.templates]
+        ) if len(profile.templates) else np.zeros((0, PATCH_H, PATCH_W), np.uint8)
+    return _COARSE_GLYPHS[profile]
+
+
+_FINE_TEMPLATES: weakref.WeakKeyDictionary[DeckProfile, dict[tuple[int, int, int], _Part]] = (
+    weakref.WeakKeyDictionary())
+
+
+def _fine_templates(profile: DeckProfile) -> dict[tuple[int, int, int], _Part]:
+    """The close comparison's learned parts of a profile, by (card, template, part), filled
+    as photos need them."""
+    return _FINE_TEMPLATES.setdefault(profile, {})
+
+
 def _colour_penalty(colours: npt.NDArray[np.float32], colour: npt.NDArray[np.float32]) -> (
         npt.NDArray[np.float32]):
     """Score lost for a difference in ink colour; small differences (blur, JPEG, light) are
@@ -891,7 +913,7 @@ class _Fine:
         self.profile = profile
         self.levels: dict[float, FloatImage] = {}
         self.cards: dict[int, FloatImage] = {}
-        self.templates: dict[tuple[int, int, int], _Part] = {}
+        self.templates = _fine_templates(profile)
         self.detail = detail
         self.inside = (ink > 0).astype(np.float32)
         self.k = 1.0 if detail is None else detail.shape[1] / ink.shape[1]
@@ -941,8 +963,9 @@ class _Fine:
     def _template(
         self, card: int, t: int, part: int
     ) -> _Part:
-        """A learned card's rank or pip in template ``t``'s frame (kept: the photo's other
-        guesses often have the same finalists)."""
+        """A learned card's rank or pip in template ``t``'s frame (kept while the profile
+        lives: a photo's guesses often have the same finalists, and so do the photos of one
+        table)."""
         key = (card, t, part)
         if key not in self.templates:
             window, width, height = FINE_PARTS[part]
@@ -955,18 +978,25 @@ class _Fine:
             self.templates[key] = _Part.of(out)
         return self.templates[key]
 
-    def settle(self, g: _Guess) -> None:
+    def settle(self, g: _Guess, accept: float) -> None:
         """Re-score a guess's finalists; set its card, score, poorer part and runner-up.
 
         Each part of the sample (rank, pip) is aligned to the best coarse candidate's glyph
         and, unless it plainly is that glyph, to each other distinct glyph among the
         finalists' (aligned to the first only, an 8 was judged in the frame that fits a 3);
         then compared by gradient correlation with every finalist, near the finalists' glyphs
-        (``_fit``)."""
+        (``_fit``). A guess whose rank fits no finalist well enough to reach ``accept`` with
+        any pip (a fit is at most 1) is left there: its score is then that bound, below
+        ``accept``, and nothing else is set."""
         colour = g.colour if g.colour is not None else np.ones(3, np.float32)
         fits: dict[int, list[float]] = {card: [] for card in g.finalists}
         warps: dict[int, list[npt.NDArray[np.float64] | None]] = {c: [] for c in g.finalists}
         for part in range(len(FINE_PARTS)):
+            if part == 1:
+                bound = _score_bound(fits, self.profile.colours, colour)
+                if bound < accept:
+                    g.score = bound
+                    return
             learned_parts = [self._template(card, g.templates[card], part)
                              for card in g.finalists]
             sample = self._sample(g, part)
@@ -992,6 +1022,22 @@ class _Fine:
             g.refined = np.mean(frames, axis=0)
         if len(results) > 1:
             g.second, g.second_card = results[1][0], results[1][1]
+
+
+def _score_bound(fits: dict[int, list[float]], colours: npt.NDArray[np.float32],
+                 colour: npt.NDArray[np.float32]) -> float:
+    """The most any finalist can score (``_by_colour``) once the parts fitted so far are
+    known and every other part fits perfectly: the best mean with fits of 1 to come, less the
+    smallest colour penalty among the finalists (the penalty ``_by_colour`` takes is never
+    below it).
+
+    >>> colours = np.array([[0.1, 0.1, 0.1], [0.1, 0.1, 0.8]], np.float32)
+    >>> _score_bound({0: [0.2], 1: [0.5]}, colours, colours[0])
+    0.75
+    """
+    parts = len(FINE_PARTS)
+    best = max((sum(f) + parts - len(f)) / parts for f in fits.values())
+    return best - float(_colour_penalty(colours[list(fits)], colour).min())
 
 
 def _by_colour(fits: dict[int, list[float]], colours: npt.NDArray[np.float32],
@@ -1058,7 +1104,8 @@ def _fit(learned: npt.NDArray[np.float32], sample: npt.NDArray[np.float32],
     card above may lie elsewhere in the window; where one candidate's glyph differs from
     another's, the sample's ink counts for or against both)."""
     a, b = learned * near, sample * near
-    return float(a @ b) / max(1e-6, float(np.linalg.norm(a) * np.linalg.norm(b)))
+    # As np.linalg.norm takes it (float32 square root of the dot), with less overhead.
+    return float(a @ b) / max(1e-6, float(np.sqrt(a @ a) * np.sqrt(b @ b)))
 
 
 def _align(template: FloatImage, sample: FloatImage, near: npt.NDArray[np.uint8],
@@ -1096,18 +1143,29 @@ def _refined(frame: npt.NDArray[np.float64], warp: npt.NDArray[np.float64],
 
 def _correction(warp: npt.NDArray[np.float64], part: int) -> npt.NDArray[np.float64]:
     """The ECC warp of one fine part (its pixels) as a 3 x 3 map in the guess's frame units."""
+    to_frame, from_frame = _PART_FRAMES[part]
+    full = np.eye(3)
+    full[:2] = warp
+    out: npt.NDArray[np.float64] = to_frame @ full @ from_frame
+    return out
+
+
+def _part_frames(part: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     window, width, height = FINE_PARTS[part]
     to_frame = np.vstack([patch_matrix(np.eye(3)[:2], width, height, window), [0, 0, 1]])
-    out: npt.NDArray[np.float64] = to_frame @ np.vstack([warp, [0, 0, 1]]) @ np.linalg.inv(
-        to_frame)
-    return out
+    return to_frame, np.linalg.inv(to_frame)
+
+
+#: Each fine part's map from its pixels to frame units, and back.
+_PART_FRAMES: Final = tuple(_part_frames(part) for part in range(len(FINE_PARTS)))
 
 
 def _too_far(correction: npt.NDArray[np.float64]) -> bool:
     """Whether a fine part's correction (``_correction``) moves the frame's origin or changes
     its axes by more than ``REFINE_MAX`` (frame units)."""
-    return bool(float(np.linalg.norm(correction[:2, 2])) > REFINE_MAX[0]
-                or float(np.abs(correction[:2, :2] - np.eye(2)).max()) > REFINE_MAX[1])
+    (a, b, x), (c, d, y) = correction[:2].tolist()
+    return (math.hypot(x, y) > REFINE_MAX[0]
+            or max(abs(a - 1.0), abs(b), abs(c), abs(d - 1.0)) > REFINE_MAX[1])
 
 
 def _near_glyph(patch: FloatImage) -> npt.NDArray[np.uint8]:
@@ -1295,8 +1353,9 @@ def _assemble(
         lone = turns.pop(g.pip, None) if g.lone else None
         if g.lone and lone is None:
             continue
-        fine.settle(g)
-        if g.score < (LONE_ACCEPT if g.lone else ACCEPT):
+        accept = LONE_ACCEPT if g.lone else ACCEPT
+        fine.settle(g, accept)
+        if g.score < accept:
             continue
         quad = (_lone_quad(scene, g, lone, profile) if lone is not None else next(
             (q for q in _quads(g, profile)

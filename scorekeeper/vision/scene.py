@@ -65,8 +65,33 @@ def white_balance(img: Image) -> FloatImage:
 
 
 def _channel_max_min(f: FloatImage) -> tuple[FloatImage, FloatImage]:
-    b, g, r = cv2.split(f)
-    return cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r)
+    """Each pixel's largest and smallest channel.
+
+    >>> f = np.array([[[0.25, 1.0, 0.5], [0.75, 0.125, 0.5]]], np.float32)
+    >>> [m.tolist() for m in _channel_max_min(f)]
+    [[[1.0, 0.75]], [[0.25, 0.125]]]
+    """
+    return _channel_max(f), _channel_min(f)
+
+
+# A pixel's three channels lie side by side in a row of the image seen as one channel: a
+# dilation or erosion three wide, read at each middle channel, takes their largest or smallest
+# (several times faster than splitting the channels).
+_ACROSS_CHANNELS: Final = np.ones((1, 3), np.uint8)
+
+
+def _channel_max(f: FloatImage) -> FloatImage:
+    h, w = f.shape[:2]
+    out: FloatImage = np.ascontiguousarray(cv2.dilate(f.reshape(h, w * 3), _ACROSS_CHANNELS)[
+        :, 1::3])
+    return out
+
+
+def _channel_min(f: FloatImage) -> FloatImage:
+    h, w = f.shape[:2]
+    out: FloatImage = np.ascontiguousarray(cv2.erode(f.reshape(h, w * 3), _ACROSS_CHANNELS)[
+        :, 1::3])
+    return out
 
 
 def card_mask(f: FloatImage) -> Mask:
@@ -156,7 +181,7 @@ def analyse(img: Image) -> Scene:
     small_scale = (gains / np.maximum(est, 0.03)).astype(np.float32)
     scale = cv2.resize(small_scale, (w, h), interpolation=cv2.INTER_LINEAR)
     norm = cv2.multiply(img, scale, dtype=cv2.CV_32F)
-    _, low = _channel_max_min(norm)
+    low = _channel_min(norm)
     ink: FloatImage = np.clip(1.0 - low, 0.0, 1.0)
     widths: dict[int, float] = {}
     count = int(labels_half.max())
