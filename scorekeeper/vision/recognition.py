@@ -157,7 +157,7 @@ SAME_GLYPH: Final = 0.9
 ALIGNED_SURE: Final = 0.95
 #: ECC iterations aligning a part of the sample to the first distinct glyph among the
 #: finalists, and to each further one (starting from the first alignment).
-ALIGN_STEPS: Final = (10, 5)
+ALIGN_STEPS: Final = (10, 3)
 #: Two finalists of different inks whose mean fits lie this close are told apart by ink alone
 #: (on Toss-like probe decks, one glyph in two inks fits a sample up to about 0.04 apart).
 TWIN_FIT: Final = 0.05
