@@ -352,3 +352,28 @@ def test_marks_found_where_they_are_with_the_table_cut_away() -> None:
     centre = next(b.centroid for b in blobs if b.x == 250)
     assert np.allclose(centre, (254.5, 159.5))
     assert _marks(np.zeros((50, 50), np.float32)) == ([], [])
+
+
+def test_work_kept_with_a_profile_goes_when_the_profile_does(reference: DeckProfile) -> None:
+    # The server reads every photo of a table against one profile, so the close comparison's
+    # learned parts stay with it; a table that learns a card gets a new profile, and the old
+    # one's parts must not stay behind. A second reading with the parts kept reads the same.
+    import gc
+    import weakref
+
+    from scorekeeper.vision import recognition
+
+    rng = np.random.default_rng(11)
+    shot = make_photo(rng, ["9he", "Kca", "7or"], size=SIZE, kind="fan", max_tilt=20)
+    profile = DeckProfile.from_bytes(reference.to_bytes())
+    first = recognize(shot.jpeg, profile)
+    assert recognition._fine_templates(profile)
+    again = recognize(shot.jpeg, profile)
+    assert [(c.code, c.confidence) for c in again.cards] == [
+        (c.code, c.confidence) for c in first.cards]
+    held = len(recognition._FINE_TEMPLATES)
+    gone = weakref.ref(profile)
+    del profile
+    gc.collect()
+    assert gone() is None
+    assert len(recognition._FINE_TEMPLATES) == held - 1
