@@ -367,13 +367,13 @@ def test_work_kept_with_a_profile_goes_when_the_profile_does(reference: DeckProf
     shot = make_photo(rng, ["9he", "Kca", "7or"], size=SIZE, kind="fan", max_tilt=20)
     profile = DeckProfile.from_bytes(reference.to_bytes())
     first = recognize(shot.jpeg, profile)
-    assert recognition._fine_templates(profile)
+    assert recognition._kept(profile).parts
     again = recognize(shot.jpeg, profile)
     assert [(c.code, c.confidence) for c in again.cards] == [
         (c.code, c.confidence) for c in first.cards]
-    held = len(recognition._FINE_TEMPLATES)
+    held = len(recognition._KEPT)
     gone = weakref.ref(profile)
     del profile
     gc.collect()
     assert gone() is None
-    assert len(recognition._FINE_TEMPLATES) == held - 1
+    assert len(recognition._KEPT) == held - 1

@@ -742,10 +742,11 @@ def _score(scene: Scene, ink: FloatImage, guesses: list[_Guess], profile: DeckPr
         patches[at] = sample_patches(blur_for_step(ink, (0.0, 2.4, 4.4)[level]),
                                      np.stack([guesses[i].frame for i in at.tolist()]))
     n = len(profile.codes)
+    kept = _kept(profile)
     # The pairs of marks come first, the lone marks after them.
     split = next((i for i, g in enumerate(guesses) if g.lone), len(guesses))
     found = [_compare(patches[split:] if group.lone else patches[:split], group, n,
-                      split if group.lone else 0) for group in _groups(profile)]
+                      split if group.lone else 0) for group in kept.groups]
     rows = np.concatenate([f[0] for f in found])
     per_card = np.concatenate([f[1] for f in found])
     best_template = np.concatenate([f[2] for f in found])
@@ -755,7 +756,7 @@ def _score(scene: Scene, ink: FloatImage, guesses: list[_Guess], profile: DeckPr
         g = guesses[i]
         # The ink is read on the glyphs of the card whose shape fits best: the window also
         # holds what lies around the index (the table by the card's edge, the card above).
-        glyph = _coarse_glyphs(profile)[int(best_template[k, np.argmax(per_card[k])])]
+        glyph = kept.glyphs[int(best_template[k, np.argmax(per_card[k])])]
         colour = ink_colour(sample_patch(scene.norm, g.frame),
                             patches[i].reshape(PATCH_H, PATCH_W) * glyph)
         penalty = _colour_penalty(profile.colours, colour)
@@ -831,51 +832,45 @@ class _Group:
     glyphs: GlyphTemplates
 
 
-_GROUPS: weakref.WeakKeyDictionary[DeckProfile, tuple[_Group, ...]] = (
-    weakref.WeakKeyDictionary())
+@dataclass(frozen=True)
+class _Kept:
+    """What recognition derives from a profile and keeps while the profile lives (the server
+    reads every photo of a table against the same one). It holds no reference to the profile,
+    so the profile (replaced when a table learns a card) and this go together."""
+
+    groups: tuple[_Group, ...]  # the templates in their two groups (``_groups``)
+    glyphs: npt.NDArray[np.uint8]  # each template's glyphs grown by ``GLYPH_GROW``
+    parts: dict[tuple[int, int, int], _Part]  # the close comparison's learned parts, by
+    # (card, template, part), filled as photos need them
+
+
+_KEPT: weakref.WeakKeyDictionary[DeckProfile, _Kept] = weakref.WeakKeyDictionary()
+
+
+def _kept(profile: DeckProfile) -> _Kept:
+    """The work kept with ``profile`` (made on its first photo)."""
+    if profile not in _KEPT:
+        glyphs = np.stack(
+            [glyph_mask(t.reshape(PATCH_H, PATCH_W), GLYPH_GROW) for t in profile.templates]
+        ) if len(profile.templates) else np.zeros((0, PATCH_H, PATCH_W), np.uint8)
+        _KEPT[profile] = _Kept(_groups(profile), glyphs, {})
+    return _KEPT[profile]
 
 
 def _groups(profile: DeckProfile) -> tuple[_Group, ...]:
     """The profile's templates in their two groups, prepared for comparison around their
-    glyphs (kept while the profile lives: the server reads every photo against the same
-    one)."""
-    if profile not in _GROUPS:
-        lone = profile.lone[profile.owner]
-        groups = []
-        for kind in (False, True):
-            columns = np.nonzero(lone == kind)[0]
-            if not len(columns):
-                continue
-            templates = profile.templates if len(columns) == len(lone) else (
-                profile.templates[columns])
-            groups.append(_Group(kind, columns, templates, profile.owner[columns],
-                                 GlyphTemplates.of(templates)))
-        _GROUPS[profile] = tuple(groups)
-    return _GROUPS[profile]
-
-
-_COARSE_GLYPHS: weakref.WeakKeyDictionary[DeckProfile, npt.NDArray[np.uint8]] = (
-    weakref.WeakKeyDictionary())
-
-
-def _coarse_glyphs(profile: DeckProfile) -> npt.NDArray[np.uint8]:
-    """Each template's glyphs grown by ``GLYPH_GROW`` (where the coarse comparison reads an
-    index's ink), kept while the profile lives."""
-    if profile not in _COARSE_GLYPHS:
-        _COARSE_GLYPHS[profile] = np.stack(
-            [glyph_mask(t.reshape(PATCH_H, PATCH_W), GLYPH_GROW) for t in profile.templates]
-        ) if len(profile.templates) else np.zeros((0, PATCH_H, PATCH_W), np.uint8)
-    return _COARSE_GLYPHS[profile]
-
-
-_FINE_TEMPLATES: weakref.WeakKeyDictionary[DeckProfile, dict[tuple[int, int, int], _Part]] = (
-    weakref.WeakKeyDictionary())
-
-
-def _fine_templates(profile: DeckProfile) -> dict[tuple[int, int, int], _Part]:
-    """The close comparison's learned parts of a profile, by (card, template, part), filled
-    as photos need them."""
-    return _FINE_TEMPLATES.setdefault(profile, {})
+    glyphs."""
+    lone = profile.lone[profile.owner]
+    groups = []
+    for kind in (False, True):
+        columns = np.nonzero(lone == kind)[0]
+        if not len(columns):
+            continue
+        templates = profile.templates if len(columns) == len(lone) else (
+            profile.templates[columns])
+        groups.append(_Group(kind, columns, templates, profile.owner[columns],
+                             GlyphTemplates.of(templates)))
+    return tuple(groups)
 
 
 def _colour_penalty(colours: npt.NDArray[np.float32], colour: npt.NDArray[np.float32]) -> (
@@ -913,7 +908,7 @@ class _Fine:
         self.profile = profile
         self.levels: dict[float, FloatImage] = {}
         self.cards: dict[int, FloatImage] = {}
-        self.templates = _fine_templates(profile)
+        self.templates = _kept(profile).parts
         self.detail = detail
         self.inside = (ink > 0).astype(np.float32)
         self.k = 1.0 if detail is None else detail.shape[1] / ink.shape[1]
