@@ -65,6 +65,36 @@ def test_the_board_is_driven_by_one_worker_only(database_url: Callable[[str], st
     assert "LED board link failed" not in output
 
 
+def children(pid: int) -> list[int]:
+    with open(f"/proc/{pid}/task/{pid}/children") as listing:
+        return [int(child) for child in listing.read().split()]
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux's /proc")
+def test_a_worker_that_hangs_does_not_keep_the_server_from_stopping(
+        database_url: Callable[[str], str]) -> None:
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper", "serve", "--host", HOST, "--port", str(port),
+         "--database", database_url("postgresql"), "--workers", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        wait_for(port, process)
+        workers = children(process.pid)
+        assert len(workers) == 2
+        os.kill(workers[0], signal.SIGSTOP)  # hung: it never answers the stop
+        process.send_signal(signal.SIGTERM)
+        output, _ = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert f"worker {workers[0]} did not stop: killing it" in output
+    assert "Toss Scorekeeper stopped." in output
+    for worker in workers:
+        assert not Path(f"/proc/{worker}").exists() or "Z" in Path(
+            f"/proc/{worker}/stat").read_text().split()[2], f"worker {worker} is still running"
+
+
 def gunicorn_available() -> bool:
     try:
         import gunicorn  # noqa: F401

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import queue
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -110,6 +111,35 @@ def test_stream_headers_and_heartbeat(server: ServerThread) -> None:
         assert beat.comment == "heartbeat"
     finally:
         reader.close()
+
+
+def test_a_stop_between_the_loops_test_and_its_wait_still_ends_the_stream(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The server stopping must end every stream at once (it waits for their threads), even
+    # when the stop lands after a stream has found the store open and before it waits.
+    app = create_app({"DATABASE": str(tmp_path / "stop.sqlite"), "HEARTBEAT_SECONDS": 60.0})
+    store = app.extensions["scorekeeper.store"]
+    client = app.test_client()
+    table = client.post("/api/tables", json={"players": ["ann", "bob"]}).get_json()
+    check = store.seat_token_valid
+
+    def stop_then_check(*args: Any) -> bool:
+        store.stop_streams()  # lands inside the loop, after its test of store.closed
+        return bool(check(*args))
+
+    monkeypatch.setattr(store, "seat_token_valid", stop_then_check)
+    response = client.get(f"/api/tables/{table['table_id']}/stream"
+                          f"?token={table['display_token']}")
+    chunks: list[bytes] = []
+    reading = threading.Thread(target=lambda: chunks.extend(response.iter_encoded()),
+                               daemon=True)
+    reading.start()
+    reading.join(10)
+    try:
+        assert not reading.is_alive(), "the stream slept through the stop until its heartbeat"
+        assert chunks and chunks[0].startswith(b"retry:")
+    finally:
+        store.close()
 
 
 def test_stream_needs_a_token(server: ServerThread) -> None:

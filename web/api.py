@@ -732,8 +732,10 @@ def stream(table_id: str) -> Response:
                 return  # the keeper freed or handed on this seat: its token has ended
             payload = b""
             with table.cond:  # one short hold per wake-up: wait, then take what is new
+                # closed is read under the lock that stop_streams notifies under: a stop
+                # that lands after the loop's test still wakes this wait, never missed
                 if (table.seq == sent and table.meta_version == meta_seen
-                        and store.probes == probe_seen):
+                        and store.probes == probe_seen and not store.closed.is_set()):
                     table.cond.wait(heartbeat)
                 current, meta_changed = table.seq, table.meta_version != meta_seen
                 if current > sent and sent + 1 in table.messages:

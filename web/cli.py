@@ -21,6 +21,9 @@ from web.qr import lan_address, qr_text
 #: The ``serve`` options that set up the LED board (with ``--board`` itself), as they are named
 #: in the parsed arguments.
 BOARD_OPTIONS = ("board_mode", "board_layout", "board_table", "board_dtr")
+#: How long a stopping server may take to finish its requests before it is ended anyway (a
+#: write is acknowledged only once committed, so nothing acknowledged is lost).
+STOP_GRACE_SECONDS = 10.0
 
 
 def register(subparsers: Subparsers) -> None:
@@ -144,8 +147,19 @@ def serve_app(app: Any, args: argparse.Namespace, worker_of: int | None = None) 
     # (cheroot closes idle ones beyond 10 by default, and the next write finds it gone)
     server.keep_alive_conn_limit = int(app.config["THREADS"])
     store = app.extensions["scorekeeper.store"]
+    stopping = threading.Event()
+
+    def stop_now() -> None:
+        print(f"a request was still running {STOP_GRACE_SECONDS:g} s after the stop: "
+              "stopping without it", file=sys.stderr, flush=True)
+        os._exit(0)
 
     def shutdown() -> None:
+        if not stopping.is_set():
+            stopping.set()
+            timer = threading.Timer(STOP_GRACE_SECONDS, stop_now)
+            timer.daemon = True  # a server that stops in time exits without waiting for it
+            timer.start()
         store.stop_streams()
         reaper_stop = getattr(server, "reaper_stop", None)
         if reaper_stop is not None:
@@ -237,7 +251,12 @@ def serve_workers(args: argparse.Namespace) -> int:
         if worker.poll() is None:
             worker.terminate()
     for worker in workers:
-        worker.wait()
+        try:
+            worker.wait(2 * STOP_GRACE_SECONDS)
+        except subprocess.TimeoutExpired:
+            print(f"worker {worker.pid} did not stop: killing it", file=sys.stderr, flush=True)
+            worker.kill()
+            worker.wait()
     print("Toss Scorekeeper stopped.", flush=True)
     return code
 
