@@ -12,9 +12,13 @@ from scorekeeper.vision import recognition
 from scorekeeper.vision.builtin import reference_profile
 from scorekeeper.vision.features import FINE_PARTS, Blob, frame_matrix, patch_matrix
 from scorekeeper.vision.recognition import (
+    ACCEPT,
     REFINE_MAX,
+    RIVALS,
     SURE,
     _Card,
+    _contest,
+    _Guess,
     _guesses,
     _marks,
     _not_within_sure,
@@ -178,3 +182,45 @@ def test_a_cloth_pattern_passing_as_card_white_does_not_crowd_out_an_index(
     kept = _guesses(scene, blobs, reference_profile())
     assert len(kept) <= 1000
     assert any({g.pip, g.anchor} == index for g in kept)
+
+
+class _Settles:
+    """A close comparison that scores each guess as told (by its pip), and counts its calls."""
+
+    def __init__(self, scores: dict[int, float]) -> None:
+        self.scores = scores
+        self.settled: list[int] = []
+
+    def settle(self, g: _Guess, accept: float) -> None:
+        self.settled.append(g.pip)
+        g.score = self.scores[g.pip]
+
+
+def _pair(pip: int, anchor: int, lone: bool = False) -> _Guess:
+    return _Guess(pip, anchor, np.eye(2, 3), 10.0, 1, score=0.0, lone=lone)
+
+
+def test_an_unsure_index_is_read_again_from_the_pairs_that_share_a_mark_with_it() -> None:
+    # Marks 0-7, each its own part; mark 1 is the index's rank, read with pip 0 first.
+    parts = [frozenset((k,)) for k in range(8)]
+    first = _pair(0, 1)
+    first.score = 0.8
+    later = [_pair(2, 3),              # shares no mark: another index
+             _pair(4, 1, lone=True),   # a lone mark's guess is read alone
+             _pair(5, 1),              # the rank with another pip: the better frame
+             _pair(6, 1),              # a second rival
+             _pair(7, 1)]              # past RIVALS: not read
+    fine = _Settles({5: 0.95, 6: 0.7, 7: 0.99})
+    judged: set[int] = set()
+    best = _contest(first, later, parts, set(), judged, fine, ACCEPT)  # type: ignore[arg-type]
+    assert RIVALS == 2
+    assert fine.settled == [5, 6]
+    assert best is later[2] and best.score == 0.95
+    assert judged == {id(later[2]), id(later[3])}  # each read once
+    # A rival holding a mark already taken by a card, or already judged, is not read again;
+    # the first reading stands when no rival fits better.
+    fine = _Settles({5: 0.95, 6: 0.7, 7: 0.75})
+    first.score = 0.8
+    best = _contest(first, later, parts, {5}, {id(later[3])}, fine, ACCEPT)  # type: ignore[arg-type]
+    assert fine.settled == [7]
+    assert best is first

@@ -107,6 +107,12 @@ GUESS_BUDGET: Final = 20000
 TWIN_STEP: Final = 0.1
 #: From this fine score a card may be partly hidden (a finger on its far end).
 SURE: Final = 0.85
+#: An index read with less confidence than this is read again from up to ``RIVALS`` other
+#: pairs of marks that share a mark with it (the best by coarse score), and the best close
+#: score of them all wins: a rank's mark at another ink level, or another mark as its pip,
+#: may frame the index better than the pair that came first (``_contest``).
+CONTEST_BELOW: Final = 0.85
+RIVALS: Final = 2
 #: Half the width of the band across a predicted card edge that is looked at (card widths).
 EDGE_BAND: Final = 0.06
 #: How much darker (or differently coloured) than the card white the edge must look.
@@ -1340,9 +1346,10 @@ def _assemble(
     for g in guesses:
         if g.lone:
             turns.setdefault(g.pip, []).append(g)
-    for g in ranked:
+    judged: set[int] = set()
+    for n, g in enumerate(ranked):
         marks = parts[g.pip] | parts[g.anchor]
-        if marks & used or (parts[g.pip] & parts[g.anchor] and not g.lone):
+        if id(g) in judged or marks & used or (parts[g.pip] & parts[g.anchor] and not g.lone):
             continue
         # A lone mark is read once, in its best frame; its card lies the way that fits best.
         lone = turns.pop(g.pip, None) if g.lone else None
@@ -1352,6 +1359,9 @@ def _assemble(
         fine.settle(g, accept)
         if g.score < accept:
             continue
+        if not g.lone and _confidence(g.score, g.second, g.worst) < CONTEST_BELOW:
+            g = _contest(g, ranked[n + 1:], parts, used, judged, fine, accept)
+            marks = parts[g.pip] | parts[g.anchor]
         quad = (_lone_quad(scene, g, lone, profile) if lone is not None else next(
             (q for q in _quads(g, profile)
              if _on_cards(scene, q, g.score) and _corner_exposed(scene, q)), None))
@@ -1370,6 +1380,28 @@ def _assemble(
                            [blobs[g.pip].centroid], {g.pip, g.anchor},
                            canon=_canon_corners(profile, g.template), worst=g.worst))
     return cards
+
+
+def _contest(g: _Guess, later: list[_Guess], parts: list[frozenset[int]], used: set[int],
+             judged: set[int], fine: _Fine, accept: float) -> _Guess:
+    """The best reading of an unsure index: ``g`` (settled and accepted) or one of the first
+    ``RIVALS`` pairs of marks in ``later`` (coarse order) that share a mark with it and hold
+    no taken one (``used``), each settled here and put in ``judged`` (read once). Pairs that
+    share a mark read the same index in other frames (the rank's mark at another ink level,
+    another mark as its pip), and the one that frames it best fits best."""
+    marks = parts[g.pip] | parts[g.anchor]
+    rivals: list[_Guess] = []
+    for r in later:
+        if len(rivals) == RIVALS:
+            break
+        theirs = parts[r.pip] | parts[r.anchor]
+        if (r.lone or id(r) in judged or not theirs & marks or theirs & used
+                or parts[r.pip] & parts[r.anchor]):
+            continue
+        judged.add(id(r))
+        fine.settle(r, accept)
+        rivals.append(r)
+    return max([g, *rivals], key=lambda r: r.score)
 
 
 def _another_corner(cards: list[_Card], code: int, quad: npt.NDArray[np.float64],
