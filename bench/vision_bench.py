@@ -94,6 +94,16 @@ PROBES: dict[str, Callable[[], art.ArtDeck]] = {
     "swiss-xvii (Toss-like, warm inks; courts without an index)": _toss("swiss-xvii", "warm"),
     "gnomangelo_bitmap (Toss-like, deep inks)": _toss("gnomangelo_bitmap", "deep"),
     "anglo_bitmap (standard)": lambda: art.aisleriot("anglo_bitmap"),
+    # Eight more, first read before the change they were used for (bench/DATA.md): the last
+    # two themes not used before, and Toss-like decks from six standard ones in other inks.
+    "tarocco (standard)": lambda: art.aisleriot("tarocco"),
+    "atlasnye_skat (standard)": lambda: art.aisleriot("atlasnye_skat"),
+    "paris (Toss-like, deep inks)": _toss("paris", "deep"),
+    "tango (Toss-like, pale inks)": _toss("tango", "pale"),
+    "plastic (Toss-like, warm inks)": _toss("plastic", "warm"),
+    "neoclassical (Toss-like, pale inks)": _toss("neoclassical", "pale"),
+    "ancient_french (Toss-like, warm inks)": _toss("ancient_french", "warm"),
+    "atlasnye (Toss-like, deep inks)": _toss("atlasnye", "deep"),
 }
 #: Decks never looked at while tuning.
 HELD_OUT: dict[str, Callable[[], art.ArtDeck]] = {
