@@ -1207,10 +1207,11 @@ def _lone_quad(scene: Scene, g: _Guess, turns: list[_Guess], profile: DeckProfil
         npt.NDArray[np.float64] | None):
     """Where the card of a lone mark read as ``g`` lies. The mark (a star, alike turned any
     way) does not tell which way the card lies: of its frames (``turns``, each way up along
-    the edges around it), the one whose card lies wholly on card regions, however sure the
-    reading, with the more of the two edges at its corner showing; of those alike, the one
-    whose whole outline shows the more (``_outline_shown``)."""
-    best, best_fit = None, (0, 0.0)
+    the edges around it), those whose card lies wholly on card regions, however sure the
+    reading, with an edge at its corner showing; of those, the one whose whole outline shows
+    the more (``_outline_shown``). Counting both edges at the corner first put a joker's card
+    over a checked cloth that passes as card white, whose checks give a corner its two edges."""
+    best, best_fit = None, (False, 0.0)
     for turn in turns:
         local = profile.corners[turn.templates.get(g.card, g.template)].astype(np.float64)
         frames = [turn.frame] if turn is not g else [f for f in (g.refined, g.frame)
@@ -1218,7 +1219,7 @@ def _lone_quad(scene: Scene, g: _Guess, turns: list[_Guess], profile: DeckProfil
         for frame in frames:
             quad = _mapped(frame, local)
             if _on_cards(scene, quad, 0.0):
-                shown = _edges_shown(scene, quad)
+                shown = _edges_shown(scene, quad, enough=1) > 0
                 fit = (shown, _outline_shown(scene, quad) if shown else 0.0)
                 if fit > best_fit:
                     best, best_fit = quad, fit
