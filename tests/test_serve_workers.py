@@ -90,9 +90,8 @@ def test_a_worker_that_hangs_does_not_keep_the_server_from_stopping(
             os.killpg(process.pid, signal.SIGKILL)
     assert f"worker {workers[0]} did not stop: killing it" in output
     assert "Toss Scorekeeper stopped." in output
-    for worker in workers:
-        assert not Path(f"/proc/{worker}").exists() or "Z" in Path(
-            f"/proc/{worker}/stat").read_text().split()[2], f"worker {worker} is still running"
+    for worker in workers:  # the server reaps each worker before it exits
+        assert not Path(f"/proc/{worker}").exists(), f"worker {worker} is still running"
 
 
 def gunicorn_available() -> bool:

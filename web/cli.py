@@ -147,7 +147,7 @@ def serve_app(app: Any, args: argparse.Namespace, worker_of: int | None = None) 
     # (cheroot closes idle ones beyond 10 by default, and the next write finds it gone)
     server.keep_alive_conn_limit = int(app.config["THREADS"])
     store = app.extensions["scorekeeper.store"]
-    stopping = threading.Event()
+    stopping = threading.Lock()  # held from the first stop on (shutdown may run twice at once)
 
     def stop_now() -> None:
         print(f"a request was still running {STOP_GRACE_SECONDS:g} s after the stop: "
@@ -155,8 +155,7 @@ def serve_app(app: Any, args: argparse.Namespace, worker_of: int | None = None) 
         os._exit(0)
 
     def shutdown() -> None:
-        if not stopping.is_set():
-            stopping.set()
+        if stopping.acquire(blocking=False):
             timer = threading.Timer(STOP_GRACE_SECONDS, stop_now)
             timer.daemon = True  # a server that stops in time exits without waiting for it
             timer.start()
