@@ -16,6 +16,7 @@ from werkzeug.test import TestResponse
 
 from scorekeeper.vision import calibrate_dir, recognize
 from scorekeeper.vision.art import TOSS_INKS, TOSS_SUIT_OF, ArtDeck, aisleriot, toss_like
+from scorekeeper.vision.calibration import learn_photo
 from scorekeeper.vision.features import CANON_H, CANON_W
 from scorekeeper.vision.learn import find_index, learn_card, lone_mark, normalise_card
 from scorekeeper.vision.profile import DeckProfile
@@ -138,6 +139,39 @@ def test_a_joker_whose_corner_shows_a_lone_star_is_learned_from_the_star(theme: 
     plain = learn_card("Acl", cv2.resize(deck.cards["Acl"].image, (CANON_W, CANON_H),
                                          interpolation=cv2.INTER_AREA))
     assert not plain.lone
+
+
+@pytest.mark.parametrize(("theme", "inks", "code"), [("berlin", None, "jk-black"),
+                                                    ("rheinland", "pale", "jk-black")])
+def test_a_star_is_looked_for_before_the_darker_ink_levels(theme: str, inks: str | None,
+                                                           code: str) -> None:
+    # At the darker levels a star comes apart (or the art under it does) into specks that
+    # passed for a rank over a pip a third the size of the deck's pips.
+    _need_art(theme)
+    deck = aisleriot(theme) if inks is None else toss_like(aisleriot(theme), inks)
+    model = learn_card(code, cv2.resize(deck.cards[code].image, (CANON_W, CANON_H),
+                                        interpolation=cv2.INTER_AREA))
+    assert model.lone and 0.08 <= model.pip_ratio <= 0.3
+
+
+def test_a_pale_index_that_comes_apart_is_learned_at_a_paler_level() -> None:
+    # Pale ink near the usual level came apart into specks: a speck of the 5 over a speck of
+    # the pip was learned as the index (its pip 0.035 of the card's width, the deck's 0.09).
+    _need_art("rheinland")
+    deck = toss_like(aisleriot("rheinland"), "pale")
+    model = learn_photo(calibration_photo(np.random.default_rng(3), "5sh", deck), "5sh")
+    assert 0.07 <= model.pip_ratio <= 0.12 and 0.12 <= float(model.d_ratio.max()) <= 0.17
+
+
+def test_court_art_in_the_corner_is_not_taken_for_a_lone_star() -> None:
+    # orell's jokers show a picture reaching into the corner: it was learned as one "star"
+    # larger than the card.
+    _need_art("orell")
+    deck = toss_like(aisleriot("orell"), "deep")
+    for code in ("jk-gold", "jk-blue"):
+        model = learn_card(code, cv2.resize(deck.cards[code].image, (CANON_W, CANON_H),
+                                            interpolation=cv2.INTER_AREA))
+        assert model.pip_ratio <= 0.3
 
 
 @pytest.mark.parametrize(("seed", "index"), [(1, 5), (3, 4), (4, 2), (7, 5)])

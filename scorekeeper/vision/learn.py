@@ -43,8 +43,13 @@ from scorekeeper.vision.features import (
 )
 from scorekeeper.vision.profile import CardModel
 
-#: Ink levels (darkest normalised channel below this) at which the index is looked for.
-INDEX_LEVELS: Final = (INK_LEVEL, 0.4, 0.28)
+#: Ink levels (darkest normalised channel below this) at which the index is looked for: the
+#: usual one, darker ones (where the index touches court art, thinner ink comes apart), and
+#: last a paler one (a pale ink near the usual level comes apart into specks).
+INDEX_LEVELS: Final = (INK_LEVEL, 0.4, 0.28, 0.7)
+#: The smallest suit pip of an index (fraction of the card's width): a smaller "pip" is a
+#: speck of a pale glyph. On 35 decks' cards learned right, the smallest was 0.07.
+PIP_MIN: Final = 0.055
 #: Where the rank of a corner index ends at the latest (fractions of the card's width, height).
 RANK_BOX: Final = (0.34, 0.42)
 #: A mark beside the rank's top mark is another part of the rank (the 0 of 10) only if it is
@@ -60,6 +65,8 @@ EDGE_MARGIN: Final = 0.03
 #: how large it is at the least (fractions of the card's width, height; of its width).
 LONE_BOX: Final = (0.3, 0.2)
 LONE_MIN: Final = 0.08
+#: ... and how large at the most (of the card's width): larger is the court art, not a star.
+LONE_MAX: Final = 0.3
 #: ... and how little ink lies right below it, where a rank's pip would (share of the box as
 #: wide as the mark and ``PIP_GAP`` of its height tall): on 6 themes' jokers a star has 1% at
 #: most there, a rank over its pip 28% at least.
@@ -83,16 +90,18 @@ def normalise_card(card: Image) -> FloatImage:
     return out
 
 
-def find_index(norm: FloatImage, art_pip: bool = True) -> tuple[Blob, list[Blob]]:
+def find_index(norm: FloatImage, art_pip: bool = True,
+               levels: tuple[float, ...] = INDEX_LEVELS) -> tuple[Blob, list[Blob]]:
     """The pip and rank marks of the top-left index of a normalised canonical card.
 
     The rank is the top-most mark near the corner, with any marks beside it (the 1 and 0 of
     10); the pip is the nearest mark right below the rank. Where the index touches court art
-    at the usual ink level, darker levels are tried (thinner ink comes apart). With
+    at the usual ink level, darker levels are tried (thinner ink comes apart), and last a
+    paler one (a pale ink that came apart into specks too small for a pip). With
     ``art_pip``, a rank with no pip close below it takes the nearest mark of the art below it
     in the index's usual box for one."""
     error: NoIndexFoundError | None = None
-    for level in INDEX_LEVELS:
+    for level in levels:
         try:
             return _find_index(norm, level, art_pip)
         except NoIndexFoundError as exc:
@@ -140,7 +149,8 @@ def _find_index(norm: FloatImage, level: float, art_pip: bool) -> tuple[Blob, li
     tries: list[tuple[list[Blob], float | None]] = [(beside_top, PIP_GAP), ([top], PIP_GAP)]
     for ranks, gap in tries + ([(beside_top, None)] if art_pip else []):
         pip = _pip_below(in_box if gap is None else marks, ranks, gap)
-        if pip is not None:
+        # (The art's mark taken for a pip may be any size: the card is learned with a doubt.)
+        if pip is not None and (gap is None or pip.size >= PIP_MIN * w):
             return pip, ranks
     raise NoIndexFoundError("the card's corner shows a rank but no suit pip below it")
 
@@ -235,17 +245,26 @@ def _index_frames(norm: FloatImage, lone_ok: bool) -> tuple[
     # Rank over pip, else a lone mark, the card upright and then turned round; else a rank
     # with the art below it for a pip.
     for art_pip in (False, True):
+        may_be_lone = lone_ok and not art_pip
         for turned in both_ways:
             try:
-                pip, ranks = find_index(turned, art_pip)
+                # A pale star comes apart at the darker levels into specks that pass for a
+                # tiny rank over a tinier pip: a lone mark is looked for before them.
+                pip, ranks = find_index(turned, art_pip,
+                                        INDEX_LEVELS[:1] if may_be_lone else INDEX_LEVELS)
             except NoIndexFoundError as exc:
                 error = error or exc
-                mark = lone_mark(turned) if lone_ok and not art_pip else None
+                mark = lone_mark(turned) if may_be_lone else None
                 if mark is not None:
                     origin, anchor = lone_points(mark.centroid, math.sqrt(mark.area),
                                                  np.array([0.0, 1.0]))
                     return turned, mark, origin, [anchor], True
-                continue
+                if not may_be_lone:
+                    continue
+                try:
+                    pip, ranks = find_index(turned, art_pip, INDEX_LEVELS[1:])
+                except NoIndexFoundError:
+                    continue
             anchors = [r.centroid for r in ranks]
             if len(ranks) > 1:
                 areas = np.array([r.area for r in ranks], np.float64)
@@ -264,7 +283,8 @@ def lone_mark(norm: FloatImage) -> Blob | None:
     ink, margin = _corner_ink(norm, INK_LEVEL)
     marks = [b for b in ink_blobs(ink, min_area=6)
              if b.x < LONE_BOX[0] * w and b.y < LONE_BOX[1] * h and b.x > margin
-             and b.y > margin and b.size >= LONE_MIN * w and 0.5 <= b.w / b.h <= 2.0]
+             and b.y > margin and LONE_MIN * w <= b.size <= LONE_MAX * w
+             and 0.5 <= b.w / b.h <= 2.0]
     if not marks:
         return None
     top = min(marks, key=lambda b: b.x + b.y)
