@@ -66,6 +66,39 @@ def test_a_rank_joined_to_its_pip_gives_its_two_halves() -> None:
     assert alone == []
 
 
+def _blurred_into_one(centres: list[tuple[int, int]], radii: list[int]) -> np.ndarray:
+    """Discs of full ink joined by broad bridges of fainter ink (0.6), as blur joins an index
+    pip to the large pip beside it: one mark at the usual level, even opened."""
+    ink = np.zeros((300, 400), np.float32)
+    for a, b in zip(centres, centres[1:], strict=False):
+        cv2.line(ink, a, b, 0.6, 14)
+    for (x, y), r in zip(centres, radii, strict=True):
+        cv2.circle(ink, (x, y), r, 1.0, -1)
+    cv2.rectangle(ink, (100, 60), (116, 88), 1.0, -1)  # a rank above the first disc
+    return ink
+
+
+def test_two_glyphs_blurred_into_one_mark_come_apart_at_the_split_level(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    ink = _blurred_into_one([(108, 110), (150, 125)], [9, 22])
+    blobs, parts = _marks(ink)
+    rank = next(i for i, b in enumerate(blobs) if np.linalg.norm(b.centroid - (108, 74)) < 2)
+    pips = [i for i, b in enumerate(blobs) if np.linalg.norm(b.centroid - (108, 110)) < 3]
+    assert pips, [(b.centroid.round(1).tolist(), b.area) for b in blobs]
+    assert not parts[pips[0]] & parts[rank]  # the small pip may pair with the rank
+    # Where the split level does not part them, the small pip is no mark of its own.
+    monkeypatch.setattr(recognition, "SPLIT_LEVEL", 0.5)
+    blobs, _ = _marks(ink)
+    assert not any(np.linalg.norm(b.centroid - (108, 110)) < 3 for b in blobs)
+
+
+def test_a_mark_that_comes_apart_into_many_gives_no_split_marks() -> None:
+    # Court art comes apart into many pieces: each would be paired with its neighbours.
+    centres = [(108, 110), (150, 125), (200, 110), (250, 125)]
+    blobs, _ = _marks(_blurred_into_one(centres, [9, 12, 12, 12]))
+    assert not any(np.linalg.norm(b.centroid - c) < 3 for b in blobs for c in centres)
+
+
 def test_opening_adds_no_copy_of_a_mark_that_touches_nothing() -> None:
     ink = np.zeros((120, 120), np.float32)
     cv2.circle(ink, (60, 60), 15, 1.0, -1)

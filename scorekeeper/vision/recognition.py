@@ -150,6 +150,12 @@ MARK_LEVELS: Final = (1.0 - INK_LEVEL, 0.28)
 OPENINGS: Final = (5,)
 #: An opened mark is new when its unopened mark is at least this many times larger.
 OPEN_SPLIT: Final = 1.5
+#: A darker inkness level at which two glyphs that blur into one mark come apart (an index pip
+#: touching the corner's large pip, the J touching the o of "Joker"); its marks are new as
+#: opened ones are, and kept only where a first-level mark gives at most ``SPLIT_PARTS`` of
+#: them (court art comes apart into many, each a cost in guesses).
+SPLIT_LEVEL: Final = 0.7
+SPLIT_PARTS: Final = 2
 #: The close comparison looks this many pixels around a learned part's glyph.
 FINE_MARGIN: Final = 3
 #: Largest correction of a guess's frame by the close comparison's alignment: how far its
@@ -395,11 +401,11 @@ def find_cards(
 
 def _marks(ink: FloatImage, waists: list[tuple[Blob, Blob]] | None = None) -> tuple[
         list[Blob], list[frozenset[int]]]:
-    """Ink marks at each of ``MARK_LEVELS`` and after each of ``OPENINGS`` (with the unions of
-    nearby ones), and what each is made of: the ids of the first level's marks it holds (or an
-    id of its own). Two marks that share an id are never read as parts of one index, nor as
-    two indices. With ``waists``, the halves of each first-level mark that narrows to a waist
-    are put in it (``_waist_halves``)."""
+    """Ink marks at each of ``MARK_LEVELS``, after each of ``OPENINGS`` and at ``SPLIT_LEVEL``
+    (with the unions of nearby ones), and what each is made of: the ids of the first level's
+    marks it holds (or an id of its own). Two marks that share an id are never read as parts
+    of one index, nor as two indices. With ``waists``, the halves of each first-level mark
+    that narrows to a waist are put in it (``_waist_halves``)."""
     blobs: list[Blob] = []
     parts: list[frozenset[int]] = []
     # Only the box around the cards is searched (the table reads as blank), with a margin of
@@ -416,8 +422,9 @@ def _marks(ink: FloatImage, waists: list[tuple[Blob, Blob]] | None = None) -> tu
     first: npt.NDArray[Any] | None = None
     first_area: npt.NDArray[Any] = np.zeros(0, np.int32)
     fresh = 0
-    passes = [(level, 0) for level in MARK_LEVELS] + [(MARK_LEVELS[0], k) for k in OPENINGS]
-    for level, opening in passes:
+    passes = ([(level, 0, False) for level in MARK_LEVELS]
+              + [(MARK_LEVELS[0], k, False) for k in OPENINGS] + [(SPLIT_LEVEL, 0, True)])
+    for level, opening, split in passes:
         mask: npt.NDArray[Any] = (ink > level).astype(np.uint8)
         if opening:
             mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(
@@ -436,17 +443,18 @@ def _marks(ink: FloatImage, waists: list[tuple[Blob, Blob]] | None = None) -> tu
             for pair in pairs.tolist():
                 grouped.setdefault(pair // fresh, set()).add(pair % fresh)
             holds = {k: frozenset(v) for k, v in grouped.items()}
-        level_blobs, level_parts = [], []
+        level_blobs, level_parts, cut_from = [], [], []
         for k in range(1, count):
             x, y, w, h, area = (int(v) for v in stats[k])
             held = holds.get(k)
             if area < 5:
                 continue
-            if opening:
+            if opening or split:
                 # An opened mark lies inside one unopened mark: the same mark unless it was cut
                 # out of a larger one, and then a mark of its own.
                 if held is not None and OPEN_SPLIT * area >= float(first_area[next(iter(held))]):
                     continue
+                cut_from.append(-1 if held is None else next(iter(held)))
                 held = None
             if held is None:
                 held, fresh = frozenset((fresh,)), fresh + 1
@@ -456,6 +464,11 @@ def _marks(ink: FloatImage, waists: list[tuple[Blob, Blob]] | None = None) -> tu
             level_blobs.append(Blob(centroids[k].astype(np.float64) + offset, x + x0, y + y0,
                                     w, h, area))
             level_parts.append(held)
+        if split:
+            pieces = Counter(cut_from)
+            kept = [j for j, mark in enumerate(cut_from) if pieces[mark] <= SPLIT_PARTS]
+            level_blobs = [level_blobs[j] for j in kept]
+            level_parts = [level_parts[j] for j in kept]
         level_blobs, level_parts = _with_unions(level_blobs, level_parts)
         blobs += level_blobs
         parts += level_parts
