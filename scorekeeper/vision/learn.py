@@ -65,7 +65,8 @@ EDGE_MARGIN: Final = 0.03
 #: how large it is at the least (fractions of the card's width, height; of its width).
 LONE_BOX: Final = (0.3, 0.2)
 LONE_MIN: Final = 0.08
-#: ... and how large at the most (of the card's width): larger is the court art, not a star.
+#: ... and how large at the most (of the card's width) before the darker levels are searched
+#: for an index: larger is court art reaching into the corner, not a star.
 LONE_MAX: Final = 0.3
 #: ... and how little ink lies right below it, where a rank's pip would (share of the box as
 #: wide as the mark and ``PIP_GAP`` of its height tall): on 6 themes' jokers a star has 1% at
@@ -247,24 +248,29 @@ def _index_frames(norm: FloatImage, lone_ok: bool) -> tuple[
     for art_pip in (False, True):
         may_be_lone = lone_ok and not art_pip
         for turned in both_ways:
+            mark = None
             try:
-                # A pale star comes apart at the darker levels into specks that pass for a
-                # tiny rank over a tinier pip: a lone mark is looked for before them.
                 pip, ranks = find_index(turned, art_pip,
                                         INDEX_LEVELS[:1] if may_be_lone else INDEX_LEVELS)
             except NoIndexFoundError as exc:
                 error = error or exc
-                mark = lone_mark(turned) if may_be_lone else None
-                if mark is not None:
-                    origin, anchor = lone_points(mark.centroid, math.sqrt(mark.area),
-                                                 np.array([0.0, 1.0]))
-                    return turned, mark, origin, [anchor], True
                 if not may_be_lone:
                     continue
-                try:
-                    pip, ranks = find_index(turned, art_pip, INDEX_LEVELS[1:])
-                except NoIndexFoundError:
-                    continue
+                # A star is looked for before the darker levels (a pale star comes apart there
+                # into specks that pass for a tiny rank over a tinier pip); a mark larger than
+                # a star only after them (court art reaching into the corner, an index below).
+                mark = lone_mark(turned)
+                if mark is None:
+                    try:
+                        pip, ranks = find_index(turned, art_pip, INDEX_LEVELS[1:])
+                    except NoIndexFoundError:
+                        mark = lone_mark(turned, most=None)
+                        if mark is None:
+                            continue
+            if mark is not None:
+                origin, anchor = lone_points(mark.centroid, math.sqrt(mark.area),
+                                             np.array([0.0, 1.0]))
+                return turned, mark, origin, [anchor], True
             anchors = [r.centroid for r in ranks]
             if len(ranks) > 1:
                 areas = np.array([r.area for r in ranks], np.float64)
@@ -275,15 +281,16 @@ def _index_frames(norm: FloatImage, lone_ok: bool) -> tuple[
     raise error
 
 
-def lone_mark(norm: FloatImage) -> Blob | None:
+def lone_mark(norm: FloatImage, most: float | None = LONE_MAX) -> Blob | None:
     """The one mark a card's top-left corner shows when it shows no rank over a pip (a joker's
     star): the compact mark nearest the corner in ``LONE_BOX``, at least ``LONE_MIN`` of the
-    card's width, with next to no ink right below it where a pip would be."""
+    card's width (and at most ``most`` of it, if given), with next to no ink right below it
+    where a pip would be."""
     h, w = norm.shape[:2]
     ink, margin = _corner_ink(norm, INK_LEVEL)
     marks = [b for b in ink_blobs(ink, min_area=6)
              if b.x < LONE_BOX[0] * w and b.y < LONE_BOX[1] * h and b.x > margin
-             and b.y > margin and LONE_MIN * w <= b.size <= LONE_MAX * w
+             and b.y > margin and LONE_MIN * w <= b.size <= (most or math.inf) * w
              and 0.5 <= b.w / b.h <= 2.0]
     if not marks:
         return None
