@@ -32,13 +32,15 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def serve(database: Path | str, port: int, workers: int = 1) -> subprocess.Popen[str]:
+def serve(database: Path | str, port: int, workers: int = 1,
+          env: dict[str, str] | None = None) -> subprocess.Popen[str]:
     """``scorekeeper serve`` in its own process group (a SIGKILL to the group takes its
     workers too), once it listens."""
     process = subprocess.Popen(
         [sys.executable, "-m", "scorekeeper", "serve", "--host", HOST, "--port", str(port),
          "--database", str(database), "--workers", str(workers)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+        env=None if env is None else {**os.environ, **env},
     )
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
@@ -148,3 +150,18 @@ def test_serve_prints_the_lan_url_and_a_qr_code(tmp_path: Path) -> None:
     assert f"http://{HOST}:{port}/" in output
     assert "\u2588" in output or "\u2580" in output or "\u2584" in output  # the QR blocks
     assert server.returncode == 0
+
+
+def test_serve_makes_the_built_in_deck_profile_before_the_first_photo(tmp_path: Path) -> None:
+    # Learning it takes seconds (far longer on a Raspberry Pi): the first photo of a table
+    # without a deck of its own must not wait for it. It is cached as a file once made.
+    cache = tmp_path / "cache"
+    server = serve(tmp_path / "x.sqlite", free_port(), env={"XDG_CACHE_HOME": str(cache)})
+    try:
+        deadline = time.monotonic() + 60
+        while not list(cache.glob("scorekeeper/reference-*.npz")) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert list(cache.glob("scorekeeper/reference-*.npz")), "no profile made within 60 s"
+    finally:
+        server.terminate()
+        server.wait(10)

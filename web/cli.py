@@ -139,6 +139,7 @@ def shown_database(database: str) -> str:
 def serve_app(app: Any, args: argparse.Namespace, worker_of: int | None = None) -> int:
     """Serve ``app`` until SIGTERM or SIGINT (or, for one of several workers, until the
     parent process is gone)."""
+    from web.photos import warm_builtin_profile
     from web.server import bound_port, make_server
 
     server = make_server(app, app.config["HOST"], int(app.config["PORT"]))
@@ -171,6 +172,7 @@ def serve_app(app: Any, args: argparse.Namespace, worker_of: int | None = None) 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     server.prepare()
+    threading.Thread(target=warm_builtin_profile, daemon=True, name="warm-profile").start()
     if worker_of is None:
         banner(app.config["HOST"], bound_port(server), shown_database(app.config["DATABASE"]))
     else:

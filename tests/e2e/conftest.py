@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from web import create_app
+from web.photos import warm_builtin_profile
 from web.server import ServerThread
 
 CHROMIUM = "/usr/bin/chromium"
@@ -23,6 +24,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     """The app on the production server, on a free loopback port, over a fresh SQLite file."""
     database = tmp_path_factory.mktemp("e2e") / "e2e.sqlite"
     app = create_app({"DATABASE": str(database)})
+    warm_builtin_profile()  # as ``scorekeeper serve`` does once it listens
     thread = ServerThread(app, threads=60)
     thread.start()
     yield thread
