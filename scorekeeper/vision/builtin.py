@@ -1,8 +1,8 @@
 """The built-in profile: the reference Toss deck of ``reference.py``, learned from its drawings.
 
 It is made on first use (a few seconds; ``scorekeeper serve`` makes it as it starts) and kept
-in memory, and cached as a file in the user's cache directory (``$XDG_CACHE_HOME/scorekeeper`` or ``~/.cache/scorekeeper``) so later
-processes start fast. A damaged or outdated cache file is simply remade.
+in memory, and cached as a file in the user's cache directory (``$XDG_CACHE_HOME/scorekeeper``
+or ``~/.cache/scorekeeper``) so later processes start fast. A damaged or outdated cache file is simply remade.
 """
 
 from __future__ import annotations
