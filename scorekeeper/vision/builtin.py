@@ -2,7 +2,8 @@
 
 It is made on first use (a few seconds; ``scorekeeper serve`` makes it as it starts) and kept
 in memory, and cached as a file in the user's cache directory (``$XDG_CACHE_HOME/scorekeeper``
-or ``~/.cache/scorekeeper``) so later processes start fast. A damaged or outdated cache file is simply remade.
+or ``~/.cache/scorekeeper``) so later processes start fast. A damaged or outdated cache file is
+simply remade.
 """
 
 from __future__ import annotations
