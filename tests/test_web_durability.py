@@ -162,6 +162,23 @@ def test_serve_makes_the_built_in_deck_profile_before_the_first_photo(tmp_path: 
         while not list(cache.glob("scorekeeper/reference-*.npz")) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert list(cache.glob("scorekeeper/reference-*.npz")), "no profile made within 60 s"
+        assert server.stdout is not None
+        server.stdout.readline()  # printed once the server is listening
     finally:
         server.terminate()
         server.wait(10)
+
+
+def test_serve_stopped_while_it_makes_the_built_in_profile_stops_cleanly(tmp_path: Path) -> None:
+    # Made on a thread beside the server, the profile held the stop past its grace time, and
+    # OpenCV aborted the process ("terminate called without an active exception") when the
+    # interpreter shut down under that thread.
+    server = serve(tmp_path / "x.sqlite", free_port(),
+                   env={"XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert server.stdout is not None
+    first = server.stdout.readline()  # printed once the server is listening
+    server.terminate()
+    output = first + server.stdout.read()
+    server.wait(10)
+    assert server.returncode == 0, output
+    assert "Toss Scorekeeper stopped." in output

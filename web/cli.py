@@ -111,7 +111,15 @@ def app_config(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def serve(args: argparse.Namespace) -> int:
+    from scorekeeper.vision import builtin_profile
     from web import create_app
+
+    # The built-in deck profile is made (or read from its cache file) before the server listens,
+    # not by the first photo of a table without a deck of its own: learning it takes seconds
+    # (far longer on a Raspberry Pi), once per version. Made on a thread beside the server
+    # instead, it held up the server's stop past its grace time, and OpenCV aborted the process
+    # when the interpreter shut down under it.
+    builtin_profile()
 
     if args.workers > 1:
         return serve_workers(args)
@@ -139,7 +147,6 @@ def shown_database(database: str) -> str:
 def serve_app(app: Any, args: argparse.Namespace, worker_of: int | None = None) -> int:
     """Serve ``app`` until SIGTERM or SIGINT (or, for one of several workers, until the
     parent process is gone)."""
-    from web.photos import warm_builtin_profile
     from web.server import bound_port, make_server
 
     server = make_server(app, app.config["HOST"], int(app.config["PORT"]))
@@ -172,7 +179,6 @@ def serve_app(app: Any, args: argparse.Namespace, worker_of: int | None = None) 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     server.prepare()
-    threading.Thread(target=warm_builtin_profile, daemon=True, name="warm-profile").start()
     if worker_of is None:
         banner(app.config["HOST"], bound_port(server), shown_database(app.config["DATABASE"]))
     else:

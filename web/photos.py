@@ -34,15 +34,6 @@ if TYPE_CHECKING:
 
 bp = Blueprint("photos", __name__)
 
-
-def warm_builtin_profile() -> None:
-    """Make the built-in deck profile (or load it from its cache file) ahead of the first photo
-    of a table that has learned no deck of its own, which would otherwise wait while it is
-    learned: seconds on a laptop, far longer on a Raspberry Pi."""
-    from scorekeeper.vision import builtin_profile
-
-    builtin_profile()
-
 #: A zip of calibration photos holds at most this many files.
 ZIP_MAX_FILES = 400
 #: How long a photo waits for a free recognition worker before the server says it is busy.

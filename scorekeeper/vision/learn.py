@@ -290,7 +290,7 @@ def lone_mark(norm: FloatImage, most: float | None = LONE_MAX) -> Blob | None:
     ink, margin = _corner_ink(norm, INK_LEVEL)
     marks = [b for b in ink_blobs(ink, min_area=6)
              if b.x < LONE_BOX[0] * w and b.y < LONE_BOX[1] * h and b.x > margin
-             and b.y > margin and LONE_MIN * w <= b.size <= (most or math.inf) * w
+             and b.y > margin and LONE_MIN * w <= b.size <= (math.inf if most is None else most) * w
              and 0.5 <= b.w / b.h <= 2.0]
     if not marks:
         return None

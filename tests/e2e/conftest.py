@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
+from scorekeeper.vision import builtin_profile
 from web import create_app
-from web.photos import warm_builtin_profile
 from web.server import ServerThread
 
 CHROMIUM = "/usr/bin/chromium"
@@ -24,7 +24,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     """The app on the production server, on a free loopback port, over a fresh SQLite file."""
     database = tmp_path_factory.mktemp("e2e") / "e2e.sqlite"
     app = create_app({"DATABASE": str(database)})
-    warm_builtin_profile()  # as ``scorekeeper serve`` does once it listens
+    builtin_profile()  # made now, as ``scorekeeper serve`` does before it listens
     thread = ServerThread(app, threads=60)
     thread.start()
     yield thread
