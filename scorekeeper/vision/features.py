@@ -122,25 +122,27 @@ def sample_patch(img: FloatImage, frame: npt.NDArray[np.float64]) -> FloatImage:
 
 def sample_patches(img: FloatImage, frames: npt.NDArray[np.float64]) -> FloatImage:
     """``sample_patch`` of one image in many frames (N, 2, 3) at once: rows (N, PATCH_H *
-    PATCH_W).
+    PATCH_W), with the image's channels last if it has several.
 
     >>> img = np.arange(100 * 100, dtype=np.float32).reshape(100, 100) / 1e4
     >>> frames = np.stack([frame_matrix(np.array([50.0, 60.0]), np.array([50.0, 45.0]))] * 2)
     >>> rows = sample_patches(img, frames)
     >>> rows.shape, bool(np.allclose(rows[0], sample_patch(img, frames[0]).ravel(), atol=1e-3))
     ((2, 720), True)
+    >>> sample_patches(np.dstack([img, img, img]), frames).shape
+    (2, 720, 3)
     """
     grid = patch_matrix(np.eye(3)[:2])
     v, u = np.mgrid[0:PATCH_H, 0:PATCH_W].astype(np.float64)
     points = np.vstack([(grid[:, 0, None, None] * u + grid[:, 1, None, None] * v
                          + grid[:, 2, None, None]).reshape(2, -1), np.ones((1, u.size))])
-    out = np.empty((len(frames), PATCH_H * PATCH_W), np.float32)
+    out = np.empty((len(frames), PATCH_H * PATCH_W, *img.shape[2:]), np.float32)
     per_call = REMAP_ROWS // PATCH_H  # OpenCV remaps fewer than 2**15 rows at a time
     for start in range(0, len(frames), per_call):
         xy = (frames[start:start + per_call] @ points).astype(np.float32)  # (n, 2, points)
         out[start:start + per_call] = cv2.remap(
             img, xy[:, 0].reshape(-1, PATCH_W), xy[:, 1].reshape(-1, PATCH_W), cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_REPLICATE).reshape(-1, PATCH_H * PATCH_W)
+            borderMode=cv2.BORDER_REPLICATE).reshape(-1, PATCH_H * PATCH_W, *img.shape[2:])
     return out
 
 
@@ -223,17 +225,29 @@ class GlyphTemplates:
 def ink_colour(norm_patch: FloatImage, ink_patch: FloatImage) -> npt.NDArray[np.float32]:
     """The ink's absorption per channel (B, G, R), scaled so its largest is 1: a hue that does
     not depend on how faded or small the ink is. Black is (1, 1, 1)."""
-    weight = np.clip((ink_patch - 0.3) / 0.4, 0.0, 1.0)
-    total = float(weight.sum())
-    if total < 1e-3:
-        return np.ones(3, np.float32)
-    absorb = 1.0 - (norm_patch * weight[..., None]).reshape(-1, 3).sum(axis=0) / total
-    absorb = np.clip(absorb, 0.0, None)
-    top = float(absorb.max())
-    if top < 0.05:
-        return np.ones(3, np.float32)
-    out: npt.NDArray[np.float32] = (absorb / top).astype(np.float32)
+    out: npt.NDArray[np.float32] = ink_colours(norm_patch.reshape(1, -1, 3),
+                                               ink_patch.reshape(1, -1))[0]
     return out
+
+
+def ink_colours(norm_rows: FloatImage, ink_rows: FloatImage) -> npt.NDArray[np.float32]:
+    """``ink_colour`` of many patches at once: rows of white-normalised pixels (N, P, 3) and
+    of their ink (N, P); (N, 3).
+
+    >>> norm = np.ones((2, 4, 3), np.float32); norm[0, :2] = (0.2, 0.2, 0.9)
+    >>> ink = np.zeros((2, 4), np.float32); ink[0, :2] = 0.7
+    >>> [[round(v, 3) for v in c] for c in ink_colours(norm, ink).tolist()]
+    [[1.0, 1.0, 0.125], [1.0, 1.0, 1.0]]
+    """
+    weight = np.clip((ink_rows - 0.3) / 0.4, 0.0, 1.0)
+    total = weight.sum(axis=1)
+    absorb = 1.0 - np.einsum("npc,np->nc", norm_rows, weight) / np.maximum(total, 1e-3)[:, None]
+    absorb = np.clip(absorb, 0.0, None)
+    top = absorb.max(axis=1)
+    out = absorb / np.maximum(top, 0.05)[:, None]
+    out[(total < 1e-3) | (top < 0.05)] = 1.0
+    result: npt.NDArray[np.float32] = out.astype(np.float32)
+    return result
 
 
 def blur_for_step(img: FloatImage, step: float) -> FloatImage:

@@ -42,11 +42,10 @@ from scorekeeper.vision.features import (
     describe,
     frame_matrices,
     glyph_mask,
-    ink_colour,
+    ink_colours,
     inkness,
     lone_points,
     patch_matrix,
-    sample_patch,
     sample_patches,
 )
 from scorekeeper.vision.images import decode, read_bytes
@@ -770,26 +769,29 @@ def _score(scene: Scene, ink: FloatImage, guesses: list[_Guess], profile: DeckPr
     per_card = np.concatenate([f[1] for f in found])
     best_template = np.concatenate([f[2] for f in found])
     promising = np.nonzero(per_card.max(axis=1) >= SHORTLIST)[0]
-    for k in (int(k) for k in promising):
-        i = int(rows[k])
-        g = guesses[i]
-        # The ink is read on the glyphs of the card whose shape fits best: the window also
-        # holds what lies around the index (the table by the card's edge, the card above).
-        glyph = kept.glyphs[int(best_template[k, np.argmax(per_card[k])])]
-        colour = ink_colour(sample_patch(scene.norm, g.frame),
-                            patches[i].reshape(PATCH_H, PATCH_W) * glyph)
-        penalty = _colour_penalty(profile.colours, colour)
-        combined = per_card[k] - penalty
-        order = np.argsort(-combined)
+    if not len(promising):
+        return
+    at = rows[promising]
+    # The ink is read on the glyphs of the card whose shape fits best: the window also holds
+    # what lies around the index (the table by the card's edge, the card above).
+    glyphs = kept.glyphs[best_template[promising, np.argmax(per_card[promising], axis=1)]]
+    colours = ink_colours(sample_patches(scene.norm, np.stack([guesses[i].frame for i in
+                                                               at.tolist()])),
+                          patches[at] * glyphs.reshape(len(at), -1))
+    combined = per_card[promising] - _colour_penalty(profile.colours[None], colours[:, None])
+    orders = np.argsort(-combined, axis=1)[:, :max(FINALISTS, 2)]
+    for k, i in enumerate(at.tolist()):
+        g, order, scores = guesses[i], orders[k], combined[k]
         g.card = int(order[0])
-        g.score = float(combined[order[0]])
+        g.score = float(scores[order[0]])
         g.second_card = int(order[1]) if n > 1 else -1
-        g.second = float(combined[order[1]]) if n > 1 else -1.0
-        g.template = int(best_template[k, g.card])
-        g.colour = colour
+        g.second = float(scores[order[1]]) if n > 1 else -1.0
+        g.template = int(best_template[promising[k], g.card])
+        g.colour = colours[k]
         g.finalists = tuple(int(c) for c in order[:FINALISTS]
-                            if combined[c] >= combined[order[0]] - FINALIST_GAP)
-        g.templates = {int(c): int(best_template[k, c]) for c in order[:FINALISTS]}
+                            if scores[c] >= scores[order[0]] - FINALIST_GAP)
+        g.templates = {int(c): int(best_template[promising[k], c])
+                       for c in order[:FINALISTS]}
 
 
 def _compare(patches: FloatImage, group: _Group, n: int, first: int) -> tuple[
@@ -896,7 +898,7 @@ def _colour_penalty(colours: npt.NDArray[np.float32], colour: npt.NDArray[np.flo
         npt.NDArray[np.float32]):
     """Score lost for a difference in ink colour; small differences (blur, JPEG, light) are
     free, different inks (red, gold, blue, black) are not."""
-    dist = np.linalg.norm(colours - colour[None, :], axis=1)
+    dist = np.linalg.norm(colours - colour, axis=-1)
     out: npt.NDArray[np.float32] = (COLOUR_WEIGHT * np.maximum(dist - COLOUR_FREE, 0.0)).astype(
         np.float32)
     return out
