@@ -27,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from scorekeeper.outline import JsonObject
+from scorekeeper.vision.align import Glyph, align
 from scorekeeper.vision.features import (
     CANON_H,
     CANON_W,
@@ -909,14 +910,14 @@ class _Part:
     """A learned card's rank or pip as the close comparison sees it."""
 
     shape: FloatImage
-    near: npt.NDArray[np.uint8]  # 255 near the glyph (``_near_glyph``)
     gradients: npt.NDArray[np.float32]
-    mask: npt.NDArray[np.float32]  # ``near`` laid out as the gradients
+    mask: npt.NDArray[np.float32]  # near the glyph (``_near_glyph``), laid out as the gradients
+    glyph: Glyph | None  # what aligning to it takes; None: too plain to align to
 
     @classmethod
     def of(cls, shape: FloatImage) -> _Part:
         near = _near_glyph(shape)
-        return cls(shape, near, _gradients(shape), _as_gradients(near))
+        return cls(shape, _gradients(shape), _as_gradients(near), Glyph.of(shape, near))
 
 
 class _Fine:
@@ -1102,12 +1103,17 @@ def _aligned(learned: _Part, sample: FloatImage, near: npt.NDArray[np.float32],
     sure when it then fits the learned glyph ``ALIGNED_SURE`` well ``near`` the glyphs
     compared. An alignment too large to be a correction of the guess's frame (``REFINE_MAX``:
     a V sheared flat onto a thin 1) fails: the sample is then compared as it is."""
-    out, warp = (_align(learned.shape, sample, learned.near, start, ALIGN_STEPS[1])
-                 if start is not None else (sample, None))
-    if warp is None:
-        out, warp = _align(learned.shape, sample, learned.near)
+    warp = None
+    if learned.glyph is not None:
+        if start is not None:
+            warp = align(learned.glyph, sample, start, ALIGN_STEPS[1])
+        if warp is None:
+            warp = align(learned.glyph, sample, np.eye(2, 3), ALIGN_STEPS[0])
     if warp is not None and _too_far(_correction(warp, part)):
-        out, warp = sample, None
+        warp = None
+    out = sample if warp is None else cv2.warpAffine(
+        sample, warp, sample.shape[::-1], flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE)
     gradients = _gradients(out)
     return _Aligned(learned, gradients, warp,
                     _fit(learned.gradients, gradients, near) >= ALIGNED_SURE)
@@ -1122,27 +1128,6 @@ def _fit(learned: npt.NDArray[np.float32], sample: npt.NDArray[np.float32],
     a, b = learned * near, sample * near
     # As np.linalg.norm takes it (float32 square root of the dot), with less overhead.
     return float(a @ b) / max(1e-6, float(np.sqrt(a @ a) * np.sqrt(b @ b)))
-
-
-def _align(template: FloatImage, sample: FloatImage, near: npt.NDArray[np.uint8],
-           start: npt.NDArray[np.float64] | None = None, steps: int = ALIGN_STEPS[0]) -> tuple[
-        FloatImage, npt.NDArray[np.float64] | None]:
-    """The sample warped onto the template by ECC (affine, from ``start`` or no warp) fitted
-    ``near`` the template's glyph, and the warp (template pixels to sample pixels); the sample
-    unchanged and no warp if ECC fails."""
-    warp: npt.NDArray[Any] = (np.eye(2, 3, dtype=np.float32) if start is None
-                              else start.astype(np.float32))
-    criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, steps, 1e-4)
-    h, w = template.shape
-    try:
-        _, warp = cv2.findTransformECC(template, sample, warp, cv2.MOTION_AFFINE, criteria,
-                                       near, 1)
-    except cv2.error:
-        return sample, None
-    out: FloatImage = cv2.warpAffine(sample, warp, (w, h),
-                                     flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                     borderMode=cv2.BORDER_REPLICATE)
-    return out, warp.astype(np.float64)
 
 
 def _refined(frame: npt.NDArray[np.float64], warp: npt.NDArray[np.float64],
