@@ -769,51 +769,48 @@ def _score(scene: Scene, ink: FloatImage, guesses: list[_Guess], profile: DeckPr
     rows = np.concatenate([f[0] for f in found])
     per_card = np.concatenate([f[1] for f in found])
     best_template = np.concatenate([f[2] for f in found])
-    promising = np.nonzero(per_card.max(axis=1) >= SHORTLIST)[0]
-    if not len(promising):
+    if not len(rows):
         return
-    at = rows[promising]
     # The ink is read on the glyphs of the card whose shape fits best: the window also holds
     # what lies around the index (the table by the card's edge, the card above).
-    glyphs = kept.glyphs[best_template[promising, np.argmax(per_card[promising], axis=1)]]
+    glyphs = kept.glyphs[best_template[np.arange(len(rows)), np.argmax(per_card, axis=1)]]
     colours = ink_colours(sample_patches(scene.norm, np.stack([guesses[i].frame for i in
-                                                               at.tolist()])),
-                          patches[at] * glyphs.reshape(len(at), -1))
-    combined = per_card[promising] - _colour_penalty(profile.colours[None], colours[:, None])
+                                                               rows.tolist()])),
+                          patches[rows] * glyphs.reshape(len(rows), -1))
+    combined = per_card - _colour_penalty(profile.colours[None], colours[:, None])
     orders = np.argsort(-combined, axis=1)[:, :max(FINALISTS, 2)]
-    for k, i in enumerate(at.tolist()):
+    for k, i in enumerate(rows.tolist()):
         g, order, scores = guesses[i], orders[k], combined[k]
         g.card = int(order[0])
         g.score = float(scores[order[0]])
         g.second_card = int(order[1]) if n > 1 else -1
         g.second = float(scores[order[1]]) if n > 1 else -1.0
-        g.template = int(best_template[promising[k], g.card])
+        g.template = int(best_template[k, g.card])
         g.colour = colours[k]
         g.finalists = tuple(int(c) for c in order[:FINALISTS]
                             if scores[c] >= scores[order[0]] - FINALIST_GAP)
-        g.templates = {int(c): int(best_template[promising[k], c])
-                       for c in order[:FINALISTS]}
+        g.templates = {int(c): int(best_template[k, c]) for c in order[:FINALISTS]}
 
 
 def _compare(patches: FloatImage, group: _Group, n: int, first: int) -> tuple[
         npt.NDArray[np.int64], npt.NDArray[np.float32], npt.NDArray[np.int64]]:
     """Patches (guesses ``first`` on) against one group of templates: the guesses that come
-    close to one of them (``PRESELECT`` over the whole window), and for those each card's best
-    score around its glyphs and which template (of the profile's) that is. In chunks of rows:
-    a busy print gives tens of thousands of guesses, and each row holds a score per
-    template."""
-    if not len(patches):
-        return (np.zeros(0, np.int64), np.zeros((0, n), np.float32), np.zeros((0, n), np.int64))
-    kept = np.concatenate([start + np.nonzero(
-        (describe(patches[start:start + SCORE_ROWS]) @ group.templates.T).max(axis=1)
-        >= PRESELECT)[0] for start in range(0, len(patches), SCORE_ROWS)])
-    per_card = np.empty((len(kept), n), np.float32)
-    best = np.empty((len(kept), n), np.int64)
-    for start in range(0, len(kept), SCORE_ROWS):
-        ncc = group.glyphs.correlate(patches[kept[start:start + SCORE_ROWS]])
-        per_card[start:start + SCORE_ROWS], which = _per_card(ncc, group.owner, n)
-        best[start:start + SCORE_ROWS] = group.columns[which]
-    return first + kept, per_card, best
+    close to one of them (``PRESELECT`` over the whole window) and then, around its glyphs,
+    to ``SHORTLIST``; for those, each card's best score around its glyphs and which template
+    (of the profile's) that is. In chunks of rows: a busy print gives tens of thousands of
+    guesses, and each row holds a score per template."""
+    rows, per_card, best = [np.zeros(0, np.int64)], [np.zeros((0, n), np.float32)], [
+        np.zeros((0, n), np.int64)]
+    for start in range(0, len(patches), SCORE_ROWS):
+        chunk = patches[start:start + SCORE_ROWS]
+        kept = np.nonzero((describe(chunk) @ group.templates.T).max(axis=1) >= PRESELECT)[0]
+        ncc = group.glyphs.correlate(chunk[kept])
+        close = np.nonzero(ncc.max(axis=1, initial=-1.0) >= SHORTLIST)[0]
+        top, which = _per_card(ncc[close], group.owner, n)
+        rows.append(first + start + kept[close])
+        per_card.append(top)
+        best.append(group.columns[which])
+    return np.concatenate(rows), np.concatenate(per_card), np.concatenate(best)
 
 
 def _per_card(scores: npt.NDArray[np.float32], owner: npt.NDArray[np.int32], n: int) -> tuple[
