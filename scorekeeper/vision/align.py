@@ -87,8 +87,9 @@ def align(glyph: Glyph, sample: npt.NDArray[Any], start: npt.NDArray[Any], steps
         npt.NDArray[np.float64] | None):
     """The affine warp (2 x 3, the glyph's pixels to the sample's, as ``cv2.warpAffine``
     takes it with ``WARP_INVERSE_MAP``) that best lays ``sample`` over the glyph, refined from
-    ``start`` in at most ``steps`` steps; None if the two do not correlate (the coefficient
-    would fall).
+    ``start`` in at most ``steps`` steps, until the coefficient changes by less than
+    ``EPSILON``; None if the two do not correlate (a step would lower the coefficient
+    whatever its size).
 
     >>> part = np.zeros((24, 24), np.float32); part[6:18, 9:13] = 1.0; part[6:9, 9:17] = 1.0
     >>> part = cv2.GaussianBlur(part, (0, 0), 1.2)
@@ -104,7 +105,7 @@ def align(glyph: Glyph, sample: npt.NDArray[Any], start: npt.NDArray[Any], steps
     back: tuple[tuple[float, ...], float, list[float], float] | None = None
     count = len(glyph.pixels)
     done = 0
-    while done < steps:
+    while done < steps and abs(rho - last_rho) >= EPSILON:
         done += 1
         warped = cv2.warpAffine(sample, np.array([m[:3], m[3:]]), glyph.size,
                                 flags=_WARP_FLAGS, borderMode=cv2.BORDER_REPLICATE)
@@ -125,8 +126,6 @@ def align(glyph: Glyph, sample: npt.NDArray[Any], start: npt.NDArray[Any], steps
             m, back = shorter, (previous, previous_rho, step, share / 2)
             continue
         last_rho, rho = rho, now
-        if abs(rho - last_rho) < EPSILON:
-            break
         denominator = correlation - float(out[7])
         if denominator <= 0.0:
             return None
