@@ -19,11 +19,14 @@ from scorekeeper.vision.features import (
 from scorekeeper.vision.recognition import (
     _aligned,
     _by_colour,
+    _correction,
     _fit,
     _gradients,
+    _near_glyph,
     _Part,
     _per_card,
     _score_bound,
+    _too_far,
 )
 
 
@@ -69,8 +72,9 @@ def test_the_glyph_itself_still_decides() -> None:
 
 
 def test_the_close_comparison_looks_near_the_learned_glyph_only() -> None:
-    learned = _Part.of(cv2.GaussianBlur(_index(), (0, 0), 0.8))
-    near, mask, clean = learned.near, learned.mask, learned.gradients
+    shape = cv2.GaussianBlur(_index(), (0, 0), 0.8)
+    learned = _Part.of(shape)
+    near, mask, clean = _near_glyph(shape), learned.mask, learned.gradients
     assert near[22, 12] == 255 and near[8, 12] == 255  # the pip's centre, the ring's hole
     assert near[:, :3].max() == 0  # the left edge, where the card above lies
     cluttered = _gradients(cv2.GaussianBlur(_with_neighbour(_index()), (0, 0), 0.8))
@@ -125,12 +129,16 @@ def test_each_finalist_is_judged_in_its_own_alignment() -> None:
 
 
 def test_an_alignment_too_large_to_correct_the_frame_is_refused() -> None:
-    # ECC can bend a V onto a thin 1 (shear it flat, move it half a frame unit): no frame read
-    # from two marks is that far off, so the V is compared with the 1 as it was sampled.
+    # An alignment can bend a V onto a thin 1 (stretch it twice as wide and move it a third of
+    # a frame unit, as OpenCV's forward-additive ECC did): no frame read from two marks is
+    # that far off, so such a warp is no correction and the V is compared as it was sampled.
+    bend = np.array([[2.12, -0.32, -15.5], [0.29, 0.96, -4.86]])
+    assert _too_far(_correction(bend, 0))
     one, vee = _Part.of(_rank_part("1")), _Part.of(_rank_part("V"))
     near = np.maximum(one.mask, vee.mask)
     to_one = _aligned(one, vee.shape, near, None, 0)
-    assert to_one.warp is None and not to_one.sure
+    assert to_one.warp is None or not _too_far(_correction(to_one.warp, 0))
+    assert not to_one.sure
     to_vee = _aligned(vee, vee.shape, near, to_one.warp, 0)
     assert to_vee.sure
     assert (_fit(vee.gradients, to_vee.gradients, near)
@@ -139,6 +147,7 @@ def test_an_alignment_too_large_to_correct_the_frame_is_refused() -> None:
     moved = cv2.warpAffine(one.shape, np.float32([[1, 0, 3], [0, 1, 0]]), (40, 28),
                            borderMode=cv2.BORDER_REPLICATE)
     assert _aligned(one, moved, one.mask, None, 0).warp is not None
+    assert not _too_far(_correction(np.array([[1.0, 0.0, 3.0], [0.0, 1.0, 0.0]]), 0))
 
 
 @settings(max_examples=200, deadline=None)
