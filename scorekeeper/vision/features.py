@@ -149,8 +149,8 @@ def sample_patches(img: FloatImage, frames: npt.NDArray[np.float64]) -> FloatIma
 def normalise_rows(rows: FloatImage) -> FloatImage:
     """Zero-mean, unit-norm rows (for normalised cross-correlation by dot products)."""
     centred = rows - rows.mean(axis=1, keepdims=True)
-    norms = np.linalg.norm(centred, axis=1, keepdims=True)
-    out: FloatImage = (centred / np.maximum(norms, 1e-6)).astype(np.float32)
+    centred /= np.maximum(np.linalg.norm(centred, axis=1, keepdims=True), 1e-6)
+    out: FloatImage = centred.astype(np.float32, copy=False)
     return out
 
 
@@ -158,9 +158,10 @@ def describe(patches: FloatImage) -> FloatImage:
     """Patch rows (N, PATCH_H * PATCH_W) to descriptors whose dot product is the mean of the
     rank part's and the pip part's normalised cross-correlations."""
     split = SPLIT_ROW * PATCH_W
-    rank = normalise_rows(patches[:, :split])
-    pip = normalise_rows(patches[:, split:])
-    out: FloatImage = (np.hstack([rank, pip]) * np.float32(math.sqrt(0.5))).astype(np.float32)
+    out: FloatImage = np.empty(patches.shape, np.float32)
+    out[:, :split] = normalise_rows(patches[:, :split])
+    out[:, split:] = normalise_rows(patches[:, split:])
+    out *= np.float32(math.sqrt(0.5))
     return out
 
 
@@ -211,15 +212,23 @@ class GlyphTemplates:
         True
         """
         split = SPLIT_ROW * PATCH_W
-        total = np.zeros((len(patches), len(self.parts[0][0])), np.float32)
+        total: FloatImage = np.zeros((len(patches), len(self.parts[0][0])), np.float32)
         for (centred, masks), p in zip(self.parts, (patches[:, :split], patches[:, split:]),
                                        strict=True):
             count = np.maximum(masks.sum(axis=1), 1.0)
+            # spread = sum of squares - square of sum / count, in place (arrays of N x T).
             s1 = p @ masks.T
-            spread = np.maximum((p * p) @ masks.T - s1 * s1 / count, 1e-6)
-            total += (p @ centred.T) / np.sqrt(spread)
-        out: FloatImage = total / len(self.parts)
-        return out
+            spread = np.square(p) @ masks.T
+            s1 *= s1
+            s1 /= count
+            spread -= s1
+            np.maximum(spread, 1e-6, out=spread)
+            np.sqrt(spread, out=spread)
+            correlation = p @ centred.T
+            correlation /= spread
+            total += correlation
+        total /= len(self.parts)
+        return total
 
 
 def ink_colour(norm_patch: FloatImage, ink_patch: FloatImage) -> npt.NDArray[np.float32]:
