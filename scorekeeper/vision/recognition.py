@@ -167,8 +167,8 @@ SAME_GLYPH: Final = 0.9
 #: A part of the sample that fits the first finalist's glyph this well (aligned to it) is that
 #: glyph: the other finalists are judged in the same alignment.
 ALIGNED_SURE: Final = 0.95
-#: ECC iterations aligning a part of the sample to the first distinct glyph among the
-#: finalists, and to each further one (starting from the first alignment).
+#: Most steps of the alignment (``align``) of a part of the sample to the first distinct glyph
+#: among the finalists, and to each further one (starting from the first alignment).
 ALIGN_STEPS: Final = (10, 3)
 #: Two finalists of different inks whose mean fits lie this close are told apart by ink alone
 #: (on Toss-like probe decks, one glyph in two inks fits a sample up to about 0.04 apart).
@@ -1167,8 +1167,8 @@ def _too_far(correction: npt.NDArray[np.float64]) -> bool:
 
 
 def _near_glyph(patch: FloatImage) -> npt.NDArray[np.uint8]:
-    """255 within ``FINE_MARGIN`` pixels of a learned part's glyph, 0 elsewhere (as ECC takes
-    a mask)."""
+    """255 within ``FINE_MARGIN`` pixels of a learned part's glyph, 0 elsewhere: where the
+    alignment (``Glyph.of``) and the fits (``_as_gradients``) look."""
     out: npt.NDArray[np.uint8] = glyph_mask(patch, FINE_MARGIN) * 255
     return out
 
