@@ -191,6 +191,17 @@ def test_a_weak_reading_of_a_sure_cards_second_index_is_dropped() -> None:
     assert _not_within_sure([unsure, weak]) == [unsure, weak]
 
 
+def test_two_sure_cards_of_different_sizes_both_stay() -> None:
+    # A photo tilted 42 degrees: the nearer card read for certain is 1.9 times the farther
+    # one's size. Either could be the odd one; neither is dropped. With a third card read
+    # for certain, the odd one is.
+    near, far = _card(0.99, 285.0, 0.0), _card(0.99, 150.0, 400.0)
+    assert _same_size([near, far]) == [near, far]
+    assert _same_size([far, near]) == [far, near]
+    third = _card(0.99, 155.0, 700.0)
+    assert _same_size([near, far, third]) == [far, third]
+
+
 def test_without_a_sure_card_the_odd_size_out_is_dropped() -> None:
     cards = [_card(0.7, 200.0, 0.0), _card(0.7, 210.0, 300.0), _card(0.7, 40.0, 600.0)]
     assert _same_size(cards) == cards[:2]

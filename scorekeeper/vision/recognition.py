@@ -1474,8 +1474,11 @@ def _same_size(cards: list[_Card]) -> list[_Card]:
     table photo are all about the same size, art misread as an index is not. The size to
     match is the median of the sizes weighted by how surely each card is read (``_strength``
     of its poorer part): misreadings, even two of them at a fair score (a card's big middle
-    pips read as an ace's index), must not outvote a card read for certain. Without such a
-    reading, the plain median of three or more."""
+    pips read as an ace's index), must not outvote a card read for certain. A reading that
+    holds half the weight or more stays whatever its size: it could itself be the median (of
+    two cards read for certain in a steeply tilted photo, the nearer may be nearly twice the
+    size of the farther, and nothing tells which of the two is odd). Without a reading of any
+    strength, the plain median of three or more."""
     sizes = np.array([math.sqrt(abs(cv2.contourArea(c.quad.astype(np.float32))))
                       for c in cards])
     weights = np.array([_strength(c.worst) for c in cards])
@@ -1487,7 +1490,8 @@ def _same_size(cards: list[_Card]) -> list[_Card]:
         median = float(np.median(sizes))
     else:
         return cards
-    return [c for c, s in zip(cards, sizes.tolist(), strict=True) if 0.55 < s / median < 1.8]
+    return [c for c, s, w in zip(cards, sizes.tolist(), weights.tolist(), strict=True)
+            if 0.55 < s / median < 1.8 or 2 * w >= weights.sum() > 0]
 
 
 def _not_within_sure(cards: list[_Card]) -> list[_Card]:
