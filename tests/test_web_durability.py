@@ -169,6 +169,35 @@ def test_serve_makes_the_built_in_deck_profile_before_the_first_photo(tmp_path: 
         server.wait(10)
 
 
+def test_a_worker_leaves_the_built_in_profile_to_the_process_that_started_it(
+        tmp_path: Path) -> None:
+    # The parent of ``--workers`` makes the profile before it starts them; a worker reading it
+    # again as it starts was still without its signal handlers a second after another worker
+    # was serving, and a stop then killed it outright.
+    cache = tmp_path / "cache"
+    port = free_port()
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper", "serve", "--host", HOST, "--port", str(port),
+         "--database", str(tmp_path / "x.sqlite"), "--worker-of", str(os.getpid())],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+        env={**os.environ, "XDG_CACHE_HOME": str(cache)})
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection((HOST, port), timeout=0.2).close()
+                break
+            except OSError:
+                assert worker.poll() is None, worker.stdout.read() if worker.stdout else ""
+                time.sleep(0.05)
+        else:
+            raise AssertionError("the worker did not listen within 30 s")
+        assert not list(cache.glob("scorekeeper/reference-*.npz"))
+    finally:
+        worker.terminate()
+        worker.wait(20)
+
+
 def test_serve_stopped_while_it_makes_the_built_in_profile_stops_cleanly(tmp_path: Path) -> None:
     # Made on a thread beside the server, the profile held the stop past its grace time, and
     # OpenCV aborted the process ("terminate called without an active exception") when the

@@ -118,8 +118,11 @@ def serve(args: argparse.Namespace) -> int:
     # not by the first photo of a table without a deck of its own: learning it takes seconds
     # (far longer on a Raspberry Pi), once per version. Made on a thread beside the server
     # instead, it held up the server's stop past its grace time, and OpenCV aborted the process
-    # when the interpreter shut down under it.
-    builtin_profile()
+    # when the interpreter shut down under it. Workers read the parent's file at their first
+    # photo: reading it as they start kept one from its signal handlers a second after another
+    # was serving, and a stop then came before it could take one.
+    if args.worker_of is None:
+        builtin_profile()
 
     if args.workers > 1:
         return serve_workers(args)
