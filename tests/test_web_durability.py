@@ -42,18 +42,25 @@ def serve(database: Path | str, port: int, workers: int = 1,
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
         env=None if env is None else {**os.environ, **env},
     )
-    deadline = time.monotonic() + 20
+    listening(process, port, 20)
+    return process
+
+
+def listening(process: subprocess.Popen[str], port: int, seconds: float) -> None:
+    """Return once ``process`` accepts connections on ``port``; kill it and fail if it exits
+    first or does not within ``seconds``."""
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
             socket.create_connection((HOST, port), timeout=0.2).close()
-            return process
+            return
         except OSError:
             if process.poll() is not None:
                 output = process.stdout.read() if process.stdout else ""
                 raise AssertionError(f"serve exited: {output}") from None
             time.sleep(0.05)
     process.kill()
-    raise AssertionError("serve did not start listening within 20 s")
+    raise AssertionError(f"serve did not start listening within {seconds:g} s")
 
 
 def writer(url: str, table: dict[str, Any], acked: list[tuple[int, str]],
@@ -182,16 +189,7 @@ def test_a_worker_leaves_the_built_in_profile_to_the_process_that_started_it(
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
         env={**os.environ, "XDG_CACHE_HOME": str(cache)})
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection((HOST, port), timeout=0.2).close()
-                break
-            except OSError:
-                assert worker.poll() is None, worker.stdout.read() if worker.stdout else ""
-                time.sleep(0.05)
-        else:
-            raise AssertionError("the worker did not listen within 30 s")
+        listening(worker, port, 30)
         assert not list(cache.glob("scorekeeper/reference-*.npz"))
     finally:
         worker.terminate()
