@@ -754,12 +754,12 @@ def _score(scene: Scene, ink: FloatImage, guesses: list[_Guess], profile: DeckPr
     learned glyph; set the best card, the runner-up and the finalists of guesses that come
     close to one."""
     patches = np.empty((len(guesses), PATCH_W * PATCH_H), np.float32)
+    frames = np.stack([g.frame for g in guesses])
     steps = STEP * np.array([g.unit for g in guesses])
     level_of = np.where(steps < 1.6, 0, np.where(steps < 3.2, 1, 2))
     for level in np.unique(level_of).tolist():
         at = np.nonzero(level_of == level)[0]
-        patches[at] = sample_patches(blur_for_step(ink, (0.0, 2.4, 4.4)[level]),
-                                     np.stack([guesses[i].frame for i in at.tolist()]))
+        patches[at] = sample_patches(blur_for_step(ink, (0.0, 2.4, 4.4)[level]), frames[at])
     n = len(profile.codes)
     kept = _kept(profile)
     # The pairs of marks come first, the lone marks after them.
@@ -774,8 +774,7 @@ def _score(scene: Scene, ink: FloatImage, guesses: list[_Guess], profile: DeckPr
     # The ink is read on the glyphs of the card whose shape fits best: the window also holds
     # what lies around the index (the table by the card's edge, the card above).
     glyphs = kept.glyphs[best_template[np.arange(len(rows)), np.argmax(per_card, axis=1)]]
-    colours = ink_colours(sample_patches(scene.norm, np.stack([guesses[i].frame for i in
-                                                               rows.tolist()])),
+    colours = ink_colours(sample_patches(scene.norm, frames[rows]),
                           patches[rows] * glyphs.reshape(len(rows), -1))
     combined = per_card - _colour_penalty(profile.colours[None], colours[:, None])
     orders = np.argsort(-combined, axis=1)[:, :max(FINALISTS, 2)]
