@@ -1,7 +1,8 @@
 """Indices compared around their glyphs only: in a fan, the edge and pips of the card above
 reach into an index's window, and must not hide what the index shows. Also: each finalist is
 judged in its own alignment, each card scores by the best of its own templates, and a guess
-is left once its rank shows that no pip could make it a card."""
+is left once its rank shows that no pip could make it a card; finalists that share a rank (or
+a suit) are told apart by the other part."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from scorekeeper.vision.recognition import (
     _Part,
     _per_card,
     _score_bound,
+    _shared,
     _too_far,
 )
 
@@ -195,3 +197,28 @@ def test_no_finalist_scores_above_the_bound_its_rank_sets(data: st.DataObject) -
         perfect = _by_colour({card: [ranks[card], 1.0] for card in range(count)}, colours,
                              colour, dict.fromkeys(range(count), 0))
         assert abs(perfect[0][0] - bound) < 1e-6
+
+
+def test_finalists_that_share_a_rank_are_told_apart_by_their_pips() -> None:
+    # A 3 of clubs whose club fits plainly better, but whose learned 3 fits the sample 0.1
+    # worse than the 3 of spades' learned 3 (learned from another photo, a pixel off).
+    shown = ((3, "sp"), (3, "cl"))
+    fits = {0: [0.994, 0.938], 1: [0.894, 0.998]}
+    colours = np.zeros((2, 3), np.float32)
+    assert _by_colour(fits, colours, colours[0], {0: 0, 1: 1})[0][1] == 0  # the ranks decide
+    results = _by_colour(_shared(fits, shown), colours, colours[0], {0: 0, 1: 1})
+    assert [r[1] for r in results] == [1, 0]
+    assert results[0][0] - results[1][0] >= 0.03  # a full lead
+    assert results[0][3] == 0.994  # its poorer part is the shared rank's better fit
+
+
+def test_only_a_part_two_finalists_share_is_shared() -> None:
+    shown = ((3, "sp"), (8, "cl"), (5, "he"), None, None)
+    fits = {0: [0.9, 0.5], 1: [0.4, 0.95], 2: [0.7, 0.3], 3: [0.99, 0.99], 4: [0.2, 0.1]}
+    shared = _shared(fits, shown)
+    assert shared[0] == [0.9, 0.5]  # no other 3, no other spade
+    assert shared[1] == [0.4, 0.95]
+    assert shared[2] == [0.7, 0.3]
+    assert shared[3] == [0.99, 0.99] and shared[4] == [0.2, 0.1]  # jokers keep their own
+    two_clubs = _shared({1: [0.4, 0.95], 5: [0.8, 0.6]}, (*shown, (9, "cl")))
+    assert two_clubs == {1: [0.4, 0.95], 5: [0.8, 0.95]}

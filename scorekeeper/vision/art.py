@@ -1,12 +1,15 @@
 """Card art from third-party decks, for judging recognition on designs this project did not draw.
 
-Two sources, each installed by whoever needs it (the benchmark, the tests), never shipped:
+Three sources, each installed by whoever needs it (the benchmark, the tests), never shipped:
 
 - Debian's ``gnome-cards-data``: the Aisleriot card themes, SVG sheets of 13 x 5 cards
   (clubs, diamonds, hearts, spades, then the black joker, the red joker and the back),
   in ``/usr/share/aisleriot/cards``. Rendered with librsvg's ``rsvg-convert``.
 - npm's ``@letele/playing-cards`` (CC0): one React SVG component per card, rendered to SVG
   by Node with ``react-dom/server`` and then to pixels by ``rsvg-convert``.
+- npm's ``@younestouati/playing-cards-standard-deck`` (LGPL-3.0): one SVG file per card (the
+  "Responsive Playing Cards" redrawing of Chris Aguilar's vectorized deck), rendered by
+  ``rsvg-convert``; one joker, whose corners show a lone red star.
 
 A Toss-like deck is made from a standard one: the gold suits (crosses, oracles) are the clubs
 and spades with their black ink turned gold, the blue suits (castles, shields) the hearts and
@@ -39,6 +42,8 @@ from scorekeeper.vision.reference import CARD_W, DrawnCard
 AISLERIOT_DIR: Final = Path("/usr/share/aisleriot/cards")
 #: The npm package (CC0) of the second source, and its exact version.
 LETELE_PACKAGE: Final = "@letele/playing-cards@0.1.0"
+#: The npm package (LGPL-3.0) of the third source, and its exact version.
+AGUILAR_PACKAGE: Final = "@younestouati/playing-cards-standard-deck@3.0.0"
 _RANK_COLUMNS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 _SHEET_ROWS: Final = ("cl", "di", "he", "sp")
 #: Rendering width of one card (pixels), before it is scaled to ``CARD_W``.
@@ -199,6 +204,35 @@ def letele() -> ArtDeck:
                     cards[code] = card
         _store(folder, cards)
     return ArtDeck("npm:@letele/playing-cards", "standard", _load(folder))
+
+
+def aguilar() -> ArtDeck:
+    """The deck of npm's ``@younestouati/playing-cards-standard-deck`` (52 cards and a joker
+    with a red star in its corners, kept as the red joker)."""
+    folder = cache_dir() / "aguilar"
+    if not (folder / "Kcl.png").exists():
+        source = cache_dir() / "npm" / "node_modules" / "@younestouati" / (
+            "playing-cards-standard-deck") / "cards"
+        if not (source / "13c.svg").exists():
+            raise ArtMissingError(
+                f"the npm package {AGUILAR_PACKAGE} is missing: npm install --prefix "
+                f"{cache_dir() / 'npm'} {AGUILAR_PACKAGE}")
+        ranks = {"1": "A", "11": "J", "12": "Q", "13": "K"}
+        suits = {"c": "cl", "d": "di", "h": "he", "s": "sp"}
+        cards: dict[str, DrawnCard] = {}
+        for path in sorted(source.glob("*.svg")):
+            name = path.stem
+            if name == "joker":
+                code = "jk-red"
+            elif name[-1:] in suits and name[:-1].isdigit():
+                code = ranks.get(name[:-1], name[:-1]) + suits[name[-1]]
+            else:
+                continue
+            card = _trim(_render_svg(path, _RENDER_W))
+            if card is not None:
+                cards[code] = card
+        _store(folder, cards)
+    return ArtDeck("npm:@younestouati/playing-cards-standard-deck", "standard", _load(folder))
 
 
 def _recolour(card: DrawnCard, source: str, ink: tuple[int, int, int],

@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from scorekeeper.cards import Card
 from scorekeeper.outline import JsonObject
 from scorekeeper.vision.align import Glyph, align
 from scorekeeper.vision.features import (
@@ -860,6 +861,7 @@ class _Kept:
     glyphs: npt.NDArray[np.uint8]  # each template's glyphs grown by ``GLYPH_GROW``
     parts: dict[tuple[int, int, int], _Part]  # the close comparison's learned parts, by
     # (card, template, part), filled as photos need them
+    shown: tuple[tuple[int, str] | None, ...]  # each card's rank and suit (``_rank_and_suit``)
 
 
 _KEPT: weakref.WeakKeyDictionary[DeckProfile, _Kept] = weakref.WeakKeyDictionary()
@@ -871,8 +873,23 @@ def _kept(profile: DeckProfile) -> _Kept:
         glyphs = np.stack(
             [glyph_mask(t.reshape(PATCH_H, PATCH_W), GLYPH_GROW) for t in profile.templates]
         ) if len(profile.templates) else np.zeros((0, PATCH_H, PATCH_W), np.uint8)
-        _KEPT[profile] = _Kept(_groups(profile), glyphs, {})
+        _KEPT[profile] = _Kept(_groups(profile), glyphs, {},
+                               tuple(_rank_and_suit(code) for code in profile.codes))
     return _KEPT[profile]
+
+
+def _rank_and_suit(code: str) -> tuple[int, str] | None:
+    """The rank and suit a card's two fine parts show; None for a card without a suit (a
+    joker, the Boss, the null: their parts are their own).
+
+    >>> _rank_and_suit("10cr"), _rank_and_suit("jk-gold")
+    ((10, 'cr'), None)
+    """
+    try:
+        card = Card.parse(code)
+    except ValueError:
+        return None
+    return None if card.suit is None else (card.rank, card.suit)
 
 
 def _groups(profile: DeckProfile) -> tuple[_Group, ...]:
@@ -1027,7 +1044,8 @@ class _Fine:
                     seen.append(aligned)
                 fits[card].append(_fit(p.gradients, aligned.gradients, near))
                 warps[card].append(aligned.warp)
-        results = _by_colour(fits, self.profile.colours, colour, g.templates)
+        results = _by_colour(_shared(fits, _kept(self.profile).shown), self.profile.colours,
+                             colour, g.templates)
         g.score, g.card, g.template, g.worst = results[0]
         frames = [_refined(g.frame, warp, part)
                   for part, warp in enumerate(warps[g.card]) if warp is not None]
@@ -1035,6 +1053,33 @@ class _Fine:
             g.refined = np.mean(frames, axis=0)
         if len(results) > 1:
             g.second, g.second_card = results[1][0], results[1][1]
+
+
+def _shared(fits: dict[int, list[float]],
+            shown: tuple[tuple[int, str] | None, ...]) -> dict[int, list[float]]:
+    """The finalists' part fits (rank, pip), each part that two finalists share (one rank in
+    two suits, one suit in two ranks) taken as the better of their fits for both.
+
+    A rank is one glyph on every suit of a deck, and a suit one glyph on every rank; yet each
+    card's learned copy of it fits the sample a little differently (each card is learned from
+    its own photo, its index a pixel or two off in its frame, and the sample is judged in
+    the alignment to the first finalist's copy). On the part two finalists share, that
+    difference says nothing of which card it is: they are told apart by the part they do not
+    share. (A 3 of clubs, its club plain, was read for certain as the 3 of spades whose
+    learned 3 happened to fit the sample 0.1 better than the 3 of clubs' own.)
+
+    >>> shown = ((3, "sp"), (3, "cl"), (8, "cl"), None)
+    >>> _shared({0: [0.99, 0.94], 1: [0.89, 1.0], 2: [0.6, 0.9], 3: [0.7, 0.8]}, shown)
+    {0: [0.99, 0.94], 1: [0.99, 1.0], 2: [0.6, 1.0], 3: [0.7, 0.8]}
+    """
+    out = {}
+    for card, own in fits.items():
+        mine = shown[card]
+        out[card] = own if mine is None else [
+            max(f[k] for other, f in fits.items()
+                if (theirs := shown[other]) is not None and theirs[k] == mine[k])
+            for k in range(len(own))]
+    return out
 
 
 def _score_bound(fits: dict[int, list[float]], colours: npt.NDArray[np.float32],
