@@ -58,8 +58,10 @@ from scorekeeper.vision.scene import Scene, analyse, card_ink
 WORK_SIDE: Final = 1400
 #: Lowest correlation over the whole index window for a guess to be compared around each
 #: learned glyph (which costs three times as much; on busy cloths most pairs of marks are
-#: no index at all).
-PRESELECT: Final = 0.3
+#: no index at all). A small index leaves much of its window to what lies around it (in a fan,
+#: the card above): on the Aguilar probe decks, two indices that then reached 0.68 around
+#: their glyphs came to 0.25-0.3 over the whole window (0.3 lost them; 2% more time).
+PRESELECT: Final = 0.25
 #: Index guesses compared with the learned templates at a time (bounds the memory a busy
 #: print takes: each guess gets a score per template).
 SCORE_ROWS: Final = 2048
