@@ -18,6 +18,7 @@ from scorekeeper.vision.recognition import (
     SURE,
     _Card,
     _contest,
+    _corner_exposed,
     _Guess,
     _guesses,
     _marks,
@@ -144,6 +145,32 @@ def test_a_court_card_showing_only_its_white_rim_lies_on_the_cards(score: float,
     assert _on_cards(scene, quad, score) is on
     # Off the card (on the table) it does not.
     assert not _on_cards(scene, quad + (0.0, 320.0), score)
+
+
+def _card_on_a_white_card(rim: float, size: int = 800) -> tuple[Scene, np.ndarray]:
+    """A card (its outline) lying on another white card, its two edges at the top left corner
+    showing only as a rim ``rim`` darker than the white (one card region holds both); and the
+    card's outline."""
+    norm = np.ones((size, size, 3), np.float32)
+    corner, width, height = (200, 150), 240, 336
+    cv2.line(norm, corner, (corner[0] + width, corner[1]), (1 - rim,) * 3, 3)
+    cv2.line(norm, corner, (corner[0], corner[1] + height), (1 - rim,) * 3, 3)
+    filled = np.ones((size // 2, size // 2), np.int32)
+    scene = Scene(norm, np.zeros((size, size), np.float32), filled, {1: float(width)},
+                  norm[::4, ::4], printed=filled)
+    quad = np.array([corner, (corner[0] + width, corner[1]),
+                     (corner[0] + width, corner[1] + height), (corner[0], corner[1] + height)],
+                    np.float64)
+    return scene, quad
+
+
+@pytest.mark.parametrize("rim, shown", [(0.11, True), (0.2, True), (0.05, False), (0.0, False)])
+def test_a_card_on_another_white_card_shows_its_corner_by_a_faint_rim(rim: float,
+                                                                       shown: bool) -> None:
+    # An index read on a card lying on another white card: its edges show only as the rim
+    # (0.11 was too faint before). Art in the middle of a card predicts edges over blank white.
+    scene, quad = _card_on_a_white_card(rim)
+    assert _corner_exposed(scene, quad) is shown
 
 
 def _card(score: float, side: float, x: float, worst: float | None = None) -> _Card:

@@ -58,9 +58,9 @@ from scorekeeper.vision.scene import Scene, analyse, card_ink
 WORK_SIDE: Final = 1400
 #: Lowest correlation over the whole index window for a guess to be compared around each
 #: learned glyph (which costs three times as much; on busy cloths most pairs of marks are
-#: no index at all). A small index leaves much of its window to what lies around it (in a fan,
-#: the card above): on the Aguilar probe decks, two indices that then reached 0.68 around
-#: their glyphs came to 0.25-0.3 over the whole window (0.3 lost them; 2% more time).
+#: no index at all). A small index leaves much of its window to what lies around it (the
+#: card above, the table): on the Aguilar probe decks, 0.25 rather than 0.3 read two more cards
+#: of one photo (the 420 tuned and probe photos read the same), at 2% more time.
 PRESELECT: Final = 0.25
 #: Index guesses compared with the learned templates at a time (bounds the memory a busy
 #: print takes: each guess gets a score per template).
@@ -120,6 +120,12 @@ RIVALS: Final = 2
 EDGE_BAND: Final = 0.06
 #: How much darker (or differently coloured) than the card white the edge must look.
 EDGE_STEP: Final = 0.12
+#: ... for the corner next to an index read (``_corner_exposed``), where a card lying on another
+#: white card shows its edge only as a faint rim (an Aguilar probe deck's 5 of diamonds, read
+#: for certain, was dropped: its rim dipped 0.1 below the white). Art read as an index
+#: predicts edges over blank card white, which shows no dip at all. Choosing where a lone
+#: mark's card lies keeps ``EDGE_STEP``: there, 0.1 put three jokers' cards the wrong way.
+CORNER_STEP: Final = 0.1
 #: Share of the edge's length that must show for the card's corner to count as seen.
 EDGE_SHOWN: Final = 0.6
 #: Share of a sure reading's card that must lie within the card regions' convex hulls when
@@ -1323,12 +1329,14 @@ def _inside_fraction(scene: Scene, quad: npt.NDArray[np.float64], far: float,
 
 def _corner_exposed(scene: Scene, quad: npt.NDArray[np.float64]) -> bool:
     """Whether one of the two card edges meeting at the corner next to the index read shows
-    where predicted (``_edges_shown``). A real index sits at a card's corner; art in the
-    middle of a card, read as an index, predicts edges over blank card white."""
-    return _edges_shown(scene, quad, 1) >= 1
+    where predicted (``_edges_shown``, with ``CORNER_STEP``). A real index sits at a card's
+    corner; art in the middle of a card, read as an index, predicts edges over blank card
+    white."""
+    return _edges_shown(scene, quad, 1, CORNER_STEP) >= 1
 
 
-def _edges_shown(scene: Scene, quad: npt.NDArray[np.float64], enough: int = 2) -> int:
+def _edges_shown(scene: Scene, quad: npt.NDArray[np.float64], enough: int = 2,
+                 step: float = EDGE_STEP) -> int:
     """How many of the two card edges meeting at the corner next to the index read show where
     predicted (counting stops at ``enough``): the table just outside and card just inside, or
     a step or a dark line (the card's rim, its shadow on the card below) where the card's
@@ -1343,16 +1351,18 @@ def _edges_shown(scene: Scene, quad: npt.NDArray[np.float64], enough: int = 2) -
         inside = np.array([p + gap * normal for p in points])
         shown += bool(((scene.regions_at(outside) == 0).all()
                        and (scene.regions_at(inside, printed=True) > 0).all())
-                      or _edge_evidence(scene, corner, along, normal, width) >= EDGE_SHOWN)
+                      or _edge_evidence(scene, corner, along, normal, width, step) >= EDGE_SHOWN)
         if shown >= enough:
             break
     return shown
 
 
 def _edge_evidence(scene: Scene, corner: npt.NDArray[np.float64], along: npt.NDArray[np.float64],
-                   normal: npt.NDArray[np.float64], width: float) -> float:
+                   normal: npt.NDArray[np.float64], width: float,
+                   least: float = EDGE_STEP) -> float:
     """Share of places along a predicted card edge (from 10% to 40% of its length from the
-    corner) where the photo shows an edge: just across it, the card white ends."""
+    corner) where the photo shows an edge: just across it, the card white ends (dips, steps
+    or changes tint by ``least`` or more)."""
     cols, rows = 16, 13
     span = EDGE_BAND * width
     # Strip sampled with u along the edge and v across it (v < 0 outside, v > 0 inside).
@@ -1372,7 +1382,7 @@ def _edge_evidence(scene: Scene, corner: npt.NDArray[np.float64], along: npt.NDA
     tint = np.abs(np.median(colour[:rows // 2 - 1], axis=0) - np.median(colour[rows // 2 + 2:],
                                                                          axis=0))
     inside_white = (inside.min(axis=0) > 0.6)
-    shown = inside_white & ((dip > EDGE_STEP) | (step > EDGE_STEP) | (tint > EDGE_STEP))
+    shown = inside_white & ((dip > least) | (step > least) | (tint > least))
     return float(shown.mean())
 
 
