@@ -2,7 +2,8 @@
 reach into an index's window, and must not hide what the index shows. Also: each finalist is
 judged in its own alignment, each card scores by the best of its own templates, and a guess
 is left once its rank shows that no pip could make it a card; finalists that share a rank (or
-a suit) are told apart by the other part."""
+a suit) are told apart by the other part; a card whose two parts the alignment bends apart
+scores less."""
 
 from __future__ import annotations
 
@@ -18,7 +19,10 @@ from scorekeeper.vision.features import (
     describe,
 )
 from scorekeeper.vision.recognition import (
+    BEND_COST,
+    BEND_FREE,
     _aligned,
+    _bend,
     _by_colour,
     _correction,
     _fit,
@@ -222,3 +226,19 @@ def test_only_a_part_two_finalists_share_is_shared() -> None:
     assert shared[3] == [0.99, 0.99] and shared[4] == [0.2, 0.1]  # jokers keep their own
     two_clubs = _shared({1: [0.4, 0.95], 5: [0.8, 0.6]}, (*shown, (9, "cl")))
     assert two_clubs == {1: [0.4, 0.95], 5: [0.8, 0.95]}
+
+
+def test_a_card_whose_parts_bend_apart_scores_less_but_keeps_its_poorer_part() -> None:
+    # A spade read as a club only when the pip is squeezed 19% more than the rank: the oracle
+    # (its pip a spade, aligned as its rank is) wins by the bend, though its pip fits 0.01 less.
+    straight = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+    squeezed = np.array([[1.0, 0.0, 0.0], [0.0, 0.81, 0.0]])
+    bent = {0: _bend([straight, straight]), 1: _bend([straight, squeezed])}
+    assert bent[0] < BEND_FREE < bent[1]
+    fits = {0: [0.943, 0.931], 1: [0.943, 0.941]}
+    colours = np.zeros((2, 3), np.float32)
+    costs = {card: BEND_COST * max(0.0, b - BEND_FREE) for card, b in bent.items()}
+    assert _by_colour(fits, colours, colours[0], {0: 0, 1: 1})[0][1] == 1
+    results = _by_colour(fits, colours, colours[0], {0: 0, 1: 1}, costs)
+    assert [r[1] for r in results] == [0, 1]
+    assert results[1][0] < 0.936 and results[1][3] == 0.941  # the score pays, not the part
