@@ -3,7 +3,7 @@ reach into an index's window, and must not hide what the index shows. Also: each
 judged in its own alignment, each card scores by the best of its own templates, and a guess
 is left once its rank shows that no pip could make it a card; finalists that share a rank (or
 a suit) are told apart by the other part; a card whose two parts the alignment bends apart
-scores less."""
+scores less; a card made of one finalist's rank and another's suit is compared too."""
 
 from __future__ import annotations
 
@@ -25,11 +25,13 @@ from scorekeeper.vision.recognition import (
     _bend,
     _by_colour,
     _correction,
+    _crosses,
     _fit,
     _gradients,
     _near_glyph,
     _Part,
     _per_card,
+    _rank_and_suit,
     _score_bound,
     _shared,
     _too_far,
@@ -242,3 +244,15 @@ def test_a_card_whose_parts_bend_apart_scores_less_but_keeps_its_poorer_part() -
     results = _by_colour(fits, colours, colours[0], {0: 0, 1: 1}, costs)
     assert [r[1] for r in results] == [0, 1]
     assert results[1][0] < 0.936 and results[1][3] == 0.941  # the score pays, not the part
+
+
+def test_a_card_made_of_one_finalists_rank_and_anothers_suit_is_compared_too() -> None:
+    codes = ["6he", "5di", "6di", "5he", "6sp", "jk-red", "boss"]
+    shown = tuple(_rank_and_suit(code) for code in codes)
+    card_of = {s: c for c, s in enumerate(shown) if s is not None}
+    # A blurred 6 of diamonds read as nearest a 6 of hearts and a 5 of diamonds.
+    assert _crosses((0, 1), shown, card_of) == (2, 3)
+    assert _crosses((0, 1, 2, 3), shown, card_of) == ()  # all there already
+    assert _crosses((0, 4), shown, card_of) == ()  # one rank, and no 6 in another suit held
+    assert _crosses((4, 1), shown, card_of) == (2,)  # no 5 of spades in the profile
+    assert _crosses((5, 6, 1), shown, card_of) == ()  # jokers and the Boss show no suit

@@ -75,8 +75,10 @@ CLOSE_LOOK: Final = 0.55
 ACCEPT: Final = 0.7
 #: How many best cards of the coarse comparison are compared closely.
 FINALISTS: Final = 4
-#: ... as long as their coarse score is within this of the best.
+#: ... as long as their coarse score is within this of the best; and up to this many cards
+#: that take their rank from one finalist and their suit from another (``_crosses``).
 FINALIST_GAP: Final = 0.12
+CROSSES: Final = 2
 #: The ink's colour is read this many patch pixels around the best-fitting card's glyphs.
 GLYPH_GROW: Final = 1
 #: Weight of the ink colour difference against the shape correlation.
@@ -803,7 +805,34 @@ def _score(scene: Scene, ink: FloatImage, guesses: list[_Guess], profile: DeckPr
         g.colour = colours[k]
         g.finalists = tuple(int(c) for c in order[:FINALISTS]
                             if scores[c] >= scores[order[0]] - FINALIST_GAP)
-        g.templates = {int(c): int(best_template[k, c]) for c in order[:FINALISTS]}
+        crosses = _crosses(g.finalists, kept.shown, kept.card_of)[:CROSSES]
+        g.finalists += crosses
+        g.templates = {int(c): int(best_template[k, c])
+                       for c in (*order[:FINALISTS].tolist(), *crosses)}
+
+
+def _crosses(finalists: tuple[int, ...], shown: tuple[tuple[int, str] | None, ...],
+             card_of: dict[tuple[int, str], int]) -> tuple[int, ...]:
+    """The cards, not among ``finalists``, that take their rank from one finalist and their
+    suit from another: the coarse comparison judges whole indices, and a blurred 6 of
+    diamonds may come closer to a 6 of hearts and a 5 of diamonds than to itself; the close
+    comparison judges rank and pip apart (and shares each between finalists, ``_shared``).
+
+    >>> shown = ((6, "he"), (5, "di"), (6, "di"), (5, "he"), None)
+    >>> card_of = {s: c for c, s in enumerate(shown) if s is not None}
+    >>> _crosses((0, 1), shown, card_of), _crosses((0, 4), shown, card_of)
+    ((2, 3), ())
+    """
+    out: list[int] = []
+    parts = [shown[c] for c in finalists]
+    for rank_of in parts:
+        for suit_of in parts:
+            if rank_of is None or suit_of is None:
+                continue
+            card = card_of.get((rank_of[0], suit_of[1]))
+            if card is not None and card not in finalists and card not in out:
+                out.append(card)
+    return tuple(out)
 
 
 def _compare(patches: FloatImage, group: _Group, n: int, first: int) -> tuple[
@@ -876,6 +905,7 @@ class _Kept:
     parts: dict[tuple[int, int, int], _Part]  # the close comparison's learned parts, by
     # (card, template, part), filled as photos need them
     shown: tuple[tuple[int, str] | None, ...]  # each card's rank and suit (``_rank_and_suit``)
+    card_of: dict[tuple[int, str], int]  # and back
 
 
 _KEPT: weakref.WeakKeyDictionary[DeckProfile, _Kept] = weakref.WeakKeyDictionary()
@@ -887,8 +917,10 @@ def _kept(profile: DeckProfile) -> _Kept:
         glyphs = np.stack(
             [glyph_mask(t.reshape(PATCH_H, PATCH_W), GLYPH_GROW) for t in profile.templates]
         ) if len(profile.templates) else np.zeros((0, PATCH_H, PATCH_W), np.uint8)
-        _KEPT[profile] = _Kept(_groups(profile), glyphs, {},
-                               tuple(_rank_and_suit(code) for code in profile.codes))
+        shown = tuple(_rank_and_suit(code) for code in profile.codes)
+        _KEPT[profile] = _Kept(_groups(profile), glyphs, {}, shown, {
+            rank_and_suit: card for card, rank_and_suit in enumerate(shown)
+            if rank_and_suit is not None and not profile.lone[card]})
     return _KEPT[profile]
 
 
