@@ -3,7 +3,7 @@ reach into an index's window, and must not hide what the index shows. Also: each
 judged in its own alignment, each card scores by the best of its own templates, and a guess
 is left once its rank shows that no pip could make it a card; finalists that share a rank (or
 a suit) are told apart by the other part; a card whose two parts the alignment bends apart
-scores less; a card made of one finalist's rank and another's suit is compared too."""
+ranks lower; a card made of one finalist's rank and another's suit is compared too."""
 
 from __future__ import annotations
 
@@ -230,7 +230,7 @@ def test_only_a_part_two_finalists_share_is_shared() -> None:
     assert two_clubs == {1: [0.4, 0.95], 5: [0.8, 0.95]}
 
 
-def test_a_card_whose_parts_bend_apart_scores_less_but_keeps_its_poorer_part() -> None:
+def test_a_card_whose_parts_bend_apart_ranks_lower_its_score_left_as_it_is() -> None:
     # A spade read as a club only when the pip is squeezed 19% more than the rank: the oracle
     # (its pip a spade, aligned as its rank is) wins by the bend, though its pip fits 0.01 less.
     straight = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
@@ -243,7 +243,10 @@ def test_a_card_whose_parts_bend_apart_scores_less_but_keeps_its_poorer_part() -
     assert _by_colour(fits, colours, colours[0], {0: 0, 1: 1})[0][1] == 1
     results = _by_colour(fits, colours, colours[0], {0: 0, 1: 1}, costs)
     assert [r[1] for r in results] == [0, 1]
-    assert results[1][0] < 0.936 and results[1][3] == 0.941  # the score pays, not the part
+    # Which card it is, not whether it is one: the scores and poorer parts are left as they are
+    # (the sure reading of an oracle then leads the cross by nothing, and is doubted).
+    assert (results[0][0], results[1][0]) == (0.937, 0.942)
+    assert results[1][3] == 0.941
 
 
 def test_a_card_made_of_one_finalists_rank_and_anothers_suit_is_compared_too() -> None:

@@ -173,9 +173,9 @@ FINE_MARGIN: Final = 3
 #: origin moves (frame units), and how far its axes turn, stretch or shear (frame units).
 REFINE_MAX: Final = (0.5, 0.4)
 #: How differently the alignment may correct the frame for a card's rank and for its pip
-#: (frame units, in stretch or shear) before the card scores less (``_bend``), and how much
-#: less per unit past that. On the tuned and probe decks (420 photos and 80 of the Aguilar
-#: decks): 2 more cards right, 4 fewer extra detections.
+#: (frame units, in stretch or shear) before the card ranks lower among the finalists
+#: (``_bend``), and by how much per unit past that. On the tuned and probe decks (420 photos
+#: and 80 of the Aguilar decks): 2 more cards right, 4 more confident readings right.
 BEND_FREE: Final = 0.1
 BEND_COST: Final = 0.2
 #: Two finalists' learned parts that correlate this well are one glyph (one rank in two suits,
@@ -1139,7 +1139,9 @@ def _bend(warps: list[npt.NDArray[np.float64] | None]) -> float:
     aligned to the right card's glyphs, both correct the frame alike. A wrong card's glyph is
     reached by bending one part on its own (a spade stretched one way and squeezed the other,
     by 0.19 more than its rank, to fit a club), and a card whose parts bend apart by more
-    than ``BEND_FREE`` scores ``BEND_COST`` times the excess less.
+    than ``BEND_FREE`` ranks as if it scored ``BEND_COST`` times the excess less. Its score
+    is left as it is: bending tells which card a sample is, not whether it is one (a card of
+    a deck the table never learned is still read, with doubt).
 
     >>> straight = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
     >>> round(_bend([straight, straight]), 3), _bend([straight, None])
@@ -1173,8 +1175,9 @@ def _by_colour(fits: dict[int, list[float]], colours: npt.NDArray[np.float32],
                colour: npt.NDArray[np.float32], templates: dict[int, int],
                costs: dict[int, float] | None = None) -> list[tuple[float, int, int, float]]:
     """The finalists (score, card, template, poorer part), best first, from each one's part
-    fits and how far its learned ink colour lies from the sample's; each card's score is less
-    its cost in ``costs`` (its poorer part is not).
+    fits and how far its learned ink colour lies from the sample's; with ``costs``, in the order
+    of their scores less their costs (which card it is), the scores themselves left as they are
+    (whether it is one at all, and how surely).
 
     Where the sample fits two cards of different inks within ``TWIN_FIT`` (one glyph in two
     inks, or two glyphs the sample is too blurred to tell apart), shape cannot tell them apart:
@@ -1185,7 +1188,7 @@ def _by_colour(fits: dict[int, list[float]], colours: npt.NDArray[np.float32],
     cards = list(fits)
     dist = dict(zip(cards, np.linalg.norm(colours[cards] - colour, axis=1).tolist(), strict=True))
     penalties = dict(zip(cards, _colour_penalty(colours[cards], colour).tolist(), strict=True))
-    mean = {card: float(np.mean(f)) - (costs or {}).get(card, 0.0) for card, f in fits.items()}
+    mean = {card: float(np.mean(f)) for card, f in fits.items()}
     results = []
     for card in cards:
         group = [b for b in cards if b == card or (
@@ -1195,7 +1198,7 @@ def _by_colour(fits: dict[int, list[float]], colours: npt.NDArray[np.float32],
                    + TWIN_COLOUR * (dist[card] - min(dist[b] for b in group)))
         results.append((max(mean[b] for b in group) - penalty, card, templates[card],
                         max(min(fits[b]) for b in group) - penalty))
-    results.sort(reverse=True)
+    results.sort(key=lambda r: (r[0] - (costs or {}).get(r[1], 0.0), r[1]), reverse=True)
     return results
 
 
