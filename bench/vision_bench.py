@@ -129,13 +129,15 @@ def install() -> None:
         subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends",
                         "gnome-cards-data", "librsvg2-bin"], check=True)
     prefix = art.cache_dir() / "npm"
-    if not (prefix / "node_modules" / "@letele" / "playing-cards").exists():
+    # Each npm deck by the folder it installs, with what rendering it needs.
+    wanted = {"@letele/playing-cards": [art.LETELE_PACKAGE, "react@18", "react-dom@18",
+                                        "@babel/runtime"],
+              "@younestouati/playing-cards-standard-deck": [art.AGUILAR_PACKAGE]}
+    missing = [package for folder, packages in wanted.items()
+               if not (prefix / "node_modules" / folder).exists() for package in packages]
+    if missing:
         subprocess.run(["npm", "install", "--prefix", str(prefix), "--no-audit", "--no-fund",
-                        "--silent", art.LETELE_PACKAGE, "react@18", "react-dom@18",
-                        "@babel/runtime"], check=True)
-    if not (prefix / "node_modules" / "@younestouati" / "playing-cards-standard-deck").exists():
-        subprocess.run(["npm", "install", "--prefix", str(prefix), "--no-audit", "--no-fund",
-                        "--silent", art.AGUILAR_PACKAGE], check=True)
+                        "--silent", *missing], check=True)
 
 
 @dataclass

@@ -15,7 +15,7 @@ from test_vision_heldout import _need_art
 from werkzeug.test import TestResponse
 
 from scorekeeper.vision import calibrate_dir, recognize
-from scorekeeper.vision.art import TOSS_INKS, TOSS_SUIT_OF, ArtDeck, aisleriot, toss_like
+from scorekeeper.vision.art import TOSS_INKS, TOSS_SUIT_OF, ArtDeck, aguilar, aisleriot, toss_like
 from scorekeeper.vision.calibration import learn_photo
 from scorekeeper.vision.features import CANON_H, CANON_W
 from scorekeeper.vision.learn import find_index, learn_card, lone_mark, normalise_card
@@ -82,6 +82,9 @@ def test_missing_art_is_an_input_error_of_the_one_family(tmp_path: Path,
         aisleriot("no-such-theme")
     assert isinstance(caught.value, VisionError) and isinstance(caught.value, InvalidInputError)
     assert isinstance(caught.value, ValueError) and http_status(caught.value) == 400
+    with pytest.raises(ArtMissingError, match="npm install --prefix .* @younestouati/"):
+        aguilar()
+    assert not any(tmp_path.iterdir())  # nothing rendered or kept
 
 
 def test_court_cards_on_grained_wood_are_learned(tmp_path: Path) -> None:

@@ -926,15 +926,13 @@ def _kept(profile: DeckProfile) -> _Kept:
 
 def _rank_and_suit(code: str) -> tuple[int, str] | None:
     """The rank and suit a card's two fine parts show; None for a card without a suit (a
-    joker, the Boss, the null: their parts are their own).
+    joker, the Boss, the null: their parts are their own). A profile's codes are cards (it is
+    refused when read otherwise).
 
     >>> _rank_and_suit("10cr"), _rank_and_suit("jk-gold")
     ((10, 'cr'), None)
     """
-    try:
-        card = Card.parse(code)
-    except ValueError:
-        return None
+    card = Card.parse(code)
     return None if card.suit is None else (card.rank, card.suit)
 
 
@@ -989,7 +987,9 @@ class _Fine:
         self.profile = profile
         self.levels: dict[float, FloatImage] = {}
         self.cards: dict[int, FloatImage] = {}
-        self.templates = _kept(profile).parts
+        kept = _kept(profile)
+        self.templates = kept.parts
+        self.shown = kept.shown
         self.detail = detail
         self.inside = (ink > 0).astype(np.float32)
         self.k = 1.0 if detail is None else detail.shape[1] / ink.shape[1]
@@ -1090,7 +1090,7 @@ class _Fine:
                     seen.append(aligned)
                 fits[card].append(_fit(p.gradients, aligned.gradients, near))
                 warps[card].append(aligned.warp)
-        results = _by_colour(_shared(fits, _kept(self.profile).shown), self.profile.colours,
+        results = _by_colour(_shared(fits, self.shown), self.profile.colours,
                              colour, g.templates,
                              {card: BEND_COST * max(0.0, _bend(warps[card]) - BEND_FREE)
                               for card in fits})
