@@ -132,6 +132,18 @@ def test_exif_orientation_gives_upright_corners(reference: DeckProfile) -> None:
         assert np.abs(np.array(a.corners) - np.array(b.corners)).max() < 8
 
 
+def test_a_quick_shrink_is_the_area_shrink_within_a_grey_level() -> None:
+    rng = np.random.default_rng(4)
+    shot = make_photo(rng, ["Qsh", "7or", "Acr"], size=(2000, 1500), kind="fan", max_tilt=20,
+                      quality=(85, 85))
+    area = decode(shot.jpeg, max_side=1400)
+    quick = decode(shot.jpeg, max_side=1400, quick=True)
+    assert quick.image.shape == area.image.shape == (1050, 1400, 3)
+    assert quick.scale == area.scale and quick.detail is not None
+    diff = np.abs(quick.image.astype(np.float32) - area.image.astype(np.float32))
+    assert float(diff.mean()) < 1.0 and float(np.percentile(diff, 99.9)) < 16
+
+
 def test_corners_follow_the_card(reference: DeckProfile) -> None:
     rng = np.random.default_rng(5)
     shot = make_photo(rng, ["9he", "Kca"], size=SIZE, kind="apart", max_tilt=30)

@@ -22,6 +22,8 @@ Image = npt.NDArray[Any]  # uint8 BGR pixels (loosely typed, as OpenCV returns t
 
 #: The largest photo accepted, in pixels.
 MAX_PIXELS: Final = 50_000_000
+#: Blur before a quick shrink (``decode``), in new pixels: the spread of a box one pixel wide.
+AREA_SIGMA: Final = 0.29
 
 _SOF_MARKERS: Final = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
 
@@ -177,8 +179,11 @@ class Photo:
     detail: Image | None = None  # the larger decoded image ``image`` was shrunk from, if any
 
 
-def decode(data: bytes, max_side: int | None = None) -> Photo:
+def decode(data: bytes, max_side: int | None = None, quick: bool = False) -> Photo:
     """Decode image bytes upright (EXIF applied), reduced so its long side is near ``max_side``.
+    ``quick`` shrinks it by a Gaussian as wide as the area each new pixel covers, then
+    bilinear resampling: three times quicker than area resampling at a ratio such as 0.7 (the
+    recogniser's path; calibration keeps area resampling, which its thresholds were set on).
 
     Raises NotAnImageError, EmptyImageError or ImageTooLargeError (checked from the header
     before decoding: formats without the size in their header are refused).
@@ -216,7 +221,11 @@ def decode(data: bytes, max_side: int | None = None) -> Photo:
     if max_side is not None and max(img.shape[:2]) > max_side * 1.05:
         shrink = max_side / max(img.shape[:2])
         detail = np.ascontiguousarray(img)
-        img = cv2.resize(img, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+        if quick:
+            img = cv2.resize(cv2.GaussianBlur(img, (0, 0), AREA_SIGMA / shrink), None,
+                             fx=shrink, fy=shrink, interpolation=cv2.INTER_LINEAR)
+        else:
+            img = cv2.resize(img, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
         scale = full_w / img.shape[1]
     return Photo(np.ascontiguousarray(img), full_w, full_h, scale, detail)
 
