@@ -13,6 +13,7 @@ from scorekeeper.vision.builtin import reference_profile
 from scorekeeper.vision.features import FINE_PARTS, Blob, frame_matrix, patch_matrix
 from scorekeeper.vision.recognition import (
     ACCEPT,
+    CORNER_FIRST,
     REFINE_MAX,
     RIVALS,
     SURE,
@@ -22,6 +23,7 @@ from scorekeeper.vision.recognition import (
     _Guess,
     _guesses,
     _marks,
+    _may_lie,
     _not_within_sure,
     _on_cards,
     _refined,
@@ -171,6 +173,21 @@ def test_a_card_on_another_white_card_shows_its_corner_by_a_faint_rim(rim: float
     # (0.11 was too faint before). Art in the middle of a card predicts edges over blank white.
     scene, quad = _card_on_a_white_card(rim)
     assert _corner_exposed(scene, quad) is shown
+
+
+def test_a_weak_index_whose_corner_shows_no_edge_is_not_compared_closely() -> None:
+    scene, quad = _card_on_a_white_card(0.2)
+    weak = CORNER_FIRST - 0.1
+    assert _may_lie(scene, quad, weak)
+    # Marks in the card's middle read as an index put its corner over blank card white.
+    middle = quad + (60.0, 80.0)
+    assert _on_cards(scene, middle, 1.0) and not _corner_exposed(scene, middle)
+    assert not _may_lie(scene, middle, weak)
+    # A strong one is compared closely all the same (its refined frame may show the corner).
+    assert _may_lie(scene, middle, CORNER_FIRST)
+    # Off the card regions none is.
+    off = Scene(scene.norm, scene.ink, np.zeros_like(scene.filled), {}, scene.white_scale)
+    assert not _may_lie(off, quad, 1.0)
 
 
 def _card(score: float, side: float, x: float, worst: float | None = None) -> _Card:

@@ -128,6 +128,12 @@ EDGE_STEP: Final = 0.12
 #: predicts edges over blank card white, which shows no dip at all. Choosing where a lone
 #: mark's card lies keeps ``EDGE_STEP``: there, 0.1 put three jokers' cards the wrong way.
 CORNER_STEP: Final = 0.1
+#: Below this coarse score a guess is compared closely only where its card, placed by the
+#: marks' frame, shows that corner (``_may_lie``). On the 420 tuned and probe photos and the
+#: 80 Aguilar photos every card read before is read as before, in a fifth less time; without the
+#: exception one card was lost (its index's frame, refined by the close comparison, showed
+#: the corner; the marks' did not).
+CORNER_FIRST: Final = 0.7
 #: Share of the edge's length that must show for the card's corner to count as seen.
 EDGE_SHOWN: Final = 0.6
 #: Share of a sure reading's card that must lie within the card regions' convex hulls when
@@ -313,7 +319,7 @@ def recognize(
         from scorekeeper.vision.builtin import reference_profile
 
         profile = reference_profile()
-    photo = decode(read_bytes(image), max_side=WORK_SIDE)
+    photo = decode(read_bytes(image), max_side=WORK_SIDE, quick=True)
     cards, warnings = find_cards(photo.image, profile, photo.detail)
     s = photo.scale
     out = [
@@ -1477,6 +1483,9 @@ def _assemble(
         if g.lone and lone is None:
             continue
         accept = LONE_ACCEPT if g.lone else ACCEPT
+        if not g.lone and not _may_lie(
+                scene, _mapped(g.frame, profile.corners[g.template].astype(np.float64)), g.score):
+            continue
         fine.settle(g, accept)
         if g.score < accept:
             continue
@@ -1501,6 +1510,16 @@ def _assemble(
                            [blobs[g.pip].centroid], {g.pip, g.anchor},
                            canon=_canon_corners(profile, g.template), worst=g.worst))
     return cards
+
+
+def _may_lie(scene: Scene, quad: npt.NDArray[np.float64], coarse: float) -> bool:
+    """Whether a card read from an index with coarse score ``coarse``, placed at ``quad`` by
+    the index's marks, could lie there: on card regions as a sure reading may (``_on_cards``)
+    and, below ``CORNER_FIRST``, with its corner showing (``_corner_exposed``). Most guesses
+    that the close comparison (a few times as costly) would reject are marks in a card's
+    middle."""
+    return _on_cards(scene, quad, 1.0) and (coarse >= CORNER_FIRST
+                                            or _corner_exposed(scene, quad))
 
 
 def _contest(g: _Guess, later: list[_Guess], parts: list[frozenset[int]], used: set[int],
