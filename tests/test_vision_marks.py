@@ -177,17 +177,16 @@ def test_a_card_on_another_white_card_shows_its_corner_by_a_faint_rim(rim: float
 
 def test_a_weak_index_whose_corner_shows_no_edge_is_not_compared_closely() -> None:
     scene, quad = _card_on_a_white_card(0.2)
-    weak = CORNER_FIRST - 0.1
-    assert _may_lie(scene, quad, weak)
     # Marks in the card's middle read as an index put its corner over blank card white.
     middle = quad + (60.0, 80.0)
     assert _on_cards(scene, middle, 1.0) and not _corner_exposed(scene, middle)
-    assert not _may_lie(scene, middle, weak)
+    weak, strong = CORNER_FIRST - 0.1, CORNER_FIRST
+    quads = np.stack([quad, middle, middle])
     # A strong one is compared closely all the same (its refined frame may show the corner).
-    assert _may_lie(scene, middle, CORNER_FIRST)
+    assert _may_lie(scene, quads, np.array([weak, weak, strong])).tolist() == [True, False, True]
     # Off the card regions none is.
     off = Scene(scene.norm, scene.ink, np.zeros_like(scene.filled), {}, scene.white_scale)
-    assert not _may_lie(off, quad, 1.0)
+    assert not _may_lie(off, quads, np.ones(3)).any()
 
 
 def _card(score: float, side: float, x: float, worst: float | None = None) -> _Card:

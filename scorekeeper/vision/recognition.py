@@ -36,6 +36,7 @@ from scorekeeper.vision.features import (
     INK_LEVEL,
     PATCH_H,
     PATCH_W,
+    REMAP_ROWS,
     STEP,
     Blob,
     FloatImage,
@@ -1377,27 +1378,51 @@ def _on_cards(scene: Scene, quad: npt.NDArray[np.float64], score: float) -> bool
     needs little of its card in view (a finger or the photo's edge may hide most of it), and
     may show only its rim as card (a court card's picture can fill it to its white margin);
     another needs all of it."""
+    return bool(_on_cards_many(scene, quad[None], score)[0])
+
+
+def _on_cards_many(scene: Scene, quads: npt.NDArray[np.float64], score: float) -> (
+        npt.NDArray[np.bool_]):
+    """``_on_cards`` of many quads (M, 4, 2) read with one score."""
     if score >= SURE:
-        return (_inside_fraction(scene, quad, 0.5) >= 0.4
-                or _inside_fraction(scene, quad, 0.94, rim=True) >= 0.75
-                or _inside_fraction(scene, quad, 0.94, hull=True) >= HULL_INSIDE)
-    return _inside_fraction(scene, quad, 0.94) >= 0.75
+        out: npt.NDArray[np.bool_] = (
+            (_inside_fractions(scene, quads, 0.5) >= 0.4)
+            | (_inside_fractions(scene, quads, 0.94, rim=True) >= 0.75)
+            | (_inside_fractions(scene, quads, 0.94, hull=True) >= HULL_INSIDE))
+        return out
+    return _inside_fractions(scene, quads, 0.94) >= 0.75
 
 
-def _inside_fraction(scene: Scene, quad: npt.NDArray[np.float64], far: float,
-                     rim: bool = False, hull: bool = False) -> float:
-    """Share of points spread over a quad, from its index end to ``far`` of its length, that
-    fall on card regions (with ``hull``, their convex hulls); with ``rim``, of the points
-    along its two long sides only."""
+def _inside_fractions(scene: Scene, quads: npt.NDArray[np.float64], far: float,
+                      rim: bool = False, hull: bool = False) -> npt.NDArray[np.float64]:
+    """For each quad (M, 4, 2), the share of points spread over it, from its index end to
+    ``far`` of its length, that fall on card regions (with ``hull``, their convex hulls);
+    with ``rim``, of the points along its two long sides only.
+
+    >>> scene = Scene(*(np.zeros((40, 40, 3), np.float32),) * 2, np.ones((20, 20), np.int32),
+    ...               {1: 20.0}, np.zeros((10, 10, 3), np.float32))
+    >>> quads = np.array([[[0, 0], [20, 0], [20, 30], [0, 30]],
+    ...                   [[30, 0], [50, 0], [50, 30], [30, 30]]], np.float64)
+    >>> _inside_fractions(scene, quads, 0.94).tolist()  # the second half off the photo
+    [1.0, 0.5]
+    """
     u = np.linspace(0.08, 0.92, 6)
     v = np.linspace(0.06, far, 8)
     uu, vv = np.meshgrid(u, v)
     if rim:
         uu, vv = uu[:, [0, -1]], vv[:, [0, -1]]
-    tl, tr, br, bl = quad
-    pts = ((1 - uu)[..., None] * ((1 - vv)[..., None] * tl + vv[..., None] * bl)
-           + uu[..., None] * ((1 - vv)[..., None] * tr + vv[..., None] * br)).reshape(-1, 2)
-    return float((scene.regions_at(pts, hull) > 0).mean())
+    uu, vv = uu.ravel()[None, :, None], vv.ravel()[None, :, None]
+    tl, tr, br, bl = (quads[:, None, k] for k in range(4))
+    pts = ((1 - uu) * ((1 - vv) * tl + vv * bl) + uu * ((1 - vv) * tr + vv * br))
+    inside = scene.regions_at(pts.reshape(-1, 2), hull) > 0
+    out: npt.NDArray[np.float64] = inside.reshape(len(quads), -1).mean(axis=1)
+    return out
+
+
+def _inside_fraction(scene: Scene, quad: npt.NDArray[np.float64], far: float,
+                     rim: bool = False, hull: bool = False) -> float:
+    """``_inside_fractions`` of one quad."""
+    return float(_inside_fractions(scene, quad[None], far, rim, hull)[0])
 
 
 def _corner_exposed(scene: Scene, quad: npt.NDArray[np.float64]) -> bool:
@@ -1405,28 +1430,34 @@ def _corner_exposed(scene: Scene, quad: npt.NDArray[np.float64]) -> bool:
     where predicted (``_edges_shown``, with ``CORNER_STEP``). A real index sits at a card's
     corner; art in the middle of a card, read as an index, predicts edges over blank card
     white."""
-    return _edges_shown(scene, quad, 1, CORNER_STEP) >= 1
+    return bool(_edges_shown_many(scene, quad[None], CORNER_STEP)[0] >= 1)
 
 
 def _edges_shown(scene: Scene, quad: npt.NDArray[np.float64], enough: int = 2,
                  step: float = EDGE_STEP) -> int:
     """How many of the two card edges meeting at the corner next to the index read show where
-    predicted (counting stops at ``enough``): the table just outside and card just inside, or
-    a step or a dark line (the card's rim, its shadow on the card below) where the card's
-    white ends."""
-    shown = 0
-    corner = quad[0]
-    width = float(np.linalg.norm(quad[1] - quad[0]))
-    gap = 0.06 * width
-    for along, normal in _sides_at(quad, 0):
-        points = [corner + t * along for t in (0.12, 0.3)]
-        outside = np.array([p - gap * normal for p in points])
-        inside = np.array([p + gap * normal for p in points])
-        shown += bool(((scene.regions_at(outside) == 0).all()
-                       and (scene.regions_at(inside, printed=True) > 0).all())
-                      or _edge_evidence(scene, corner, along, normal, width, step) >= EDGE_SHOWN)
-        if shown >= enough:
-            break
+    predicted (at most ``enough``): the table just outside and card just inside, or a step or
+    a dark line (the card's rim, its shadow on the card below) where the card's white ends."""
+    return min(enough, int(_edges_shown_many(scene, quad[None], step)[0]))
+
+
+def _edges_shown_many(scene: Scene, quads: npt.NDArray[np.float64], step: float) -> (
+        npt.NDArray[np.int64]):
+    """``_edges_shown`` of many quads (M, 4, 2): how many of the two edges at each one's
+    index corner show (0, 1 or 2)."""
+    corner, ahead, behind = quads[:, 0], quads[:, 1], quads[:, 3]
+    width = np.linalg.norm(ahead - corner, axis=1)
+    shown = np.zeros(len(quads), np.int64)
+    for along, other in ((ahead - corner, behind - corner), (behind - corner, ahead - corner)):
+        normal = other / np.maximum(np.linalg.norm(other, axis=1), 1e-6)[:, None]
+        gap = (0.06 * width)[:, None, None]
+        points = corner[:, None] + np.array([0.12, 0.3])[None, :, None] * along[:, None]
+        outside = scene.regions_at((points - gap * normal[:, None]).reshape(-1, 2)) == 0
+        inside = scene.regions_at((points + gap * normal[:, None]).reshape(-1, 2),
+                                  printed=True) > 0
+        clear = outside.reshape(-1, 2).all(axis=1) & inside.reshape(-1, 2).all(axis=1)
+        shown += clear | (_edge_evidences(scene, corner, along, normal, width, step)
+                          >= EDGE_SHOWN)
     return shown
 
 
@@ -1436,27 +1467,46 @@ def _edge_evidence(scene: Scene, corner: npt.NDArray[np.float64], along: npt.NDA
     """Share of places along a predicted card edge (from 10% to 40% of its length from the
     corner) where the photo shows an edge: just across it, the card white ends (dips, steps
     or changes tint by ``least`` or more)."""
-    cols, rows = 16, 13
-    span = EDGE_BAND * width
-    # Strip sampled with u along the edge and v across it (v < 0 outside, v > 0 inside).
-    m = np.column_stack([along * (0.3 / cols), normal * (2 * span / rows),
-                         corner + 0.1 * along - span * normal])
-    strip = cv2.warpAffine(scene.norm, m, (cols, rows),
-                           flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                           borderMode=cv2.BORDER_REPLICATE)
-    light = strip.mean(axis=2)
-    colour = strip.max(axis=2) - strip.min(axis=2)
-    inside = light[rows // 2 + 2:]
-    level = np.median(inside, axis=0)
-    near = slice(rows // 2 - 3, rows // 2 + 2)
-    dip = level - light[near].min(axis=0)
-    outside = light[:rows // 2 - 1]
-    step = np.abs(level - np.median(outside, axis=0))
-    tint = np.abs(np.median(colour[:rows // 2 - 1], axis=0) - np.median(colour[rows // 2 + 2:],
-                                                                         axis=0))
-    inside_white = (inside.min(axis=0) > 0.6)
-    shown = inside_white & ((dip > least) | (step > least) | (tint > least))
-    return float(shown.mean())
+    return float(_edge_evidences(scene, corner[None], along[None], normal[None],
+                                 np.array([width]), least)[0])
+
+
+#: Places along a predicted edge, and across it, that ``_edge_evidences`` looks at.
+_EDGE_COLS: Final = 16
+_EDGE_ROWS: Final = 13
+
+
+def _edge_evidences(scene: Scene, corners: npt.NDArray[np.float64],
+                    alongs: npt.NDArray[np.float64], normals: npt.NDArray[np.float64],
+                    widths: npt.NDArray[np.float64], least: float) -> npt.NDArray[np.float64]:
+    """``_edge_evidence`` of many edges at once (corners, sides and unit normals (K, 2), card
+    widths (K,)), their strips sampled in one remap."""
+    cols, rows = _EDGE_COLS, _EDGE_ROWS
+    if not len(corners):
+        return np.zeros(0)
+    span = (EDGE_BAND * widths)[:, None]
+    # Strips sampled with u along the edge and v across it (v < 0 outside, v > 0 inside).
+    step_u, step_v = alongs * (0.3 / cols), normals * (2 * span / rows)
+    origin = corners + 0.1 * alongs - span * normals
+    u = np.arange(cols, dtype=np.float64)[None, None, :, None]
+    v = np.arange(rows, dtype=np.float64)[None, :, None, None]
+    xy = (origin[:, None, None] + u * step_u[:, None, None] + v * step_v[:, None, None])
+    xy = xy.reshape(-1, cols, 2).astype(np.float32)
+    strips = np.concatenate([
+        cv2.remap(scene.norm, xy[k:k + REMAP_ROWS, :, 0], xy[k:k + REMAP_ROWS, :, 1],
+                  cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        for k in range(0, len(xy), REMAP_ROWS)]).reshape(len(corners), rows, cols, 3)
+    light = strips.mean(axis=3)
+    colour = strips.max(axis=3) - strips.min(axis=3)
+    inside = light[:, rows // 2 + 2:]
+    level = np.median(inside, axis=1)
+    dip = level - light[:, rows // 2 - 3:rows // 2 + 2].min(axis=1)
+    step = np.abs(level - np.median(light[:, :rows // 2 - 1], axis=1))
+    tint = np.abs(np.median(colour[:, :rows // 2 - 1], axis=1)
+                  - np.median(colour[:, rows // 2 + 2:], axis=1))
+    shown = (inside.min(axis=1) > 0.6) & ((dip > least) | (step > least) | (tint > least))
+    out: npt.NDArray[np.float64] = shown.mean(axis=1)
+    return out
 
 
 def _assemble(
@@ -1474,6 +1524,10 @@ def _assemble(
         if g.lone:
             turns.setdefault(g.pip, []).append(g)
     judged: set[int] = set()
+    pairs = [g for g in ranked if not g.lone]
+    may_lie = dict(zip((id(g) for g in pairs), _may_lie(
+        scene, np.array([_mapped(g.frame, profile.corners[g.template]) for g in pairs]),
+        np.array([g.score for g in pairs])).tolist(), strict=True))
     for n, g in enumerate(ranked):
         marks = parts[g.pip] | parts[g.anchor]
         if id(g) in judged or marks & used or (parts[g.pip] & parts[g.anchor] and not g.lone):
@@ -1483,8 +1537,7 @@ def _assemble(
         if g.lone and lone is None:
             continue
         accept = LONE_ACCEPT if g.lone else ACCEPT
-        if not g.lone and not _may_lie(
-                scene, _mapped(g.frame, profile.corners[g.template].astype(np.float64)), g.score):
+        if not g.lone and not may_lie[id(g)]:
             continue
         fine.settle(g, accept)
         if g.score < accept:
@@ -1512,14 +1565,20 @@ def _assemble(
     return cards
 
 
-def _may_lie(scene: Scene, quad: npt.NDArray[np.float64], coarse: float) -> bool:
-    """Whether a card read from an index with coarse score ``coarse``, placed at ``quad`` by
-    the index's marks, could lie there: on card regions as a sure reading may (``_on_cards``)
-    and, below ``CORNER_FIRST``, with its corner showing (``_corner_exposed``). Most guesses
-    that the close comparison (a few times as costly) would reject are marks in a card's
-    middle."""
-    return _on_cards(scene, quad, 1.0) and (coarse >= CORNER_FIRST
-                                            or _corner_exposed(scene, quad))
+def _may_lie(scene: Scene, quads: npt.NDArray[np.float64], coarse: npt.NDArray[np.float64]) -> (
+        npt.NDArray[np.bool_]):
+    """Whether cards read from indices with coarse scores ``coarse`` (M,), placed at ``quads``
+    (M, 4, 2) by the indices' marks, could lie there: on card regions as a sure reading may
+    (``_on_cards``) and, below ``CORNER_FIRST``, with the corner showing
+    (``_corner_exposed``). Most guesses that the close comparison (a few times as costly)
+    would reject are marks in a card's middle."""
+    out = np.zeros(len(quads), np.bool_)
+    if not len(quads):
+        return out
+    out = _on_cards_many(scene, quads, 1.0)
+    check = out & (coarse < CORNER_FIRST)
+    out[check] = _edges_shown_many(scene, quads[check], CORNER_STEP) >= 1
+    return out
 
 
 def _contest(g: _Guess, later: list[_Guess], parts: list[frozenset[int]], used: set[int],
