@@ -231,6 +231,9 @@ LONE_PLAIN: Final = 0.85
 #: A lone mark this far (a fraction of the card's size) outside a card of its reading is
 #: still that card's other corner.
 CORNER_SLACK: Final = 0.05
+#: Which way a lone mark's card lies is told by its learned picture over this share of the
+#: card's width and height next to the mark (in a fan, little more of a card shows).
+LONE_PICTURE: Final = 0.3
 
 
 @dataclass(frozen=True, slots=True)
@@ -1326,26 +1329,40 @@ def _mapped(m: npt.NDArray[Any], points: npt.NDArray[np.float64]) -> npt.NDArray
     return out
 
 
-def _lone_quad(scene: Scene, g: _Guess, turns: list[_Guess], profile: DeckProfile) -> (
-        npt.NDArray[np.float64] | None):
+def _lone_quad(scene: Scene, g: _Guess, turns: list[_Guess], profile: DeckProfile,
+               pictures: _Pictures) -> tuple[npt.NDArray[np.float64], int,
+                                             tuple[bool, float, float]] | None:
     """Where the card of a lone mark read as ``g`` lies. The mark (a star, alike turned any
     way) does not tell which way the card lies: of its frames (``turns``, each way up along
     the edges around it), those whose card lies wholly on card regions, however sure the
-    reading, with an edge at its corner showing; of those, the one whose whole outline shows
-    the more (``_outline_shown``). Counting both edges at the corner first put a joker's card
-    over a checked cloth that passes as card white, whose checks give a corner its two edges."""
-    best, best_fit = None, (False, 0.0)
+    reading, with an edge at its corner showing; of those, the one whose learned picture
+    best explains the photo next to the mark (``LONE_PICTURE``), then whose whole outline
+    shows the more (``_outline_shown``). Counting both edges at the corner first put a
+    joker's card over a checked cloth that passes as card white, whose checks give a corner
+    its two edges; the outline alone put a joker in a fan across the cards beside it, whose
+    edges run alike. Returns the card's corners, the template they come from, and how well
+    it fits (edge shown, picture, outline)."""
+    best: tuple[npt.NDArray[np.float64], int, tuple[bool, float, float]] | None = None
     for turn in turns:
-        local = profile.corners[turn.templates.get(g.card, g.template)].astype(np.float64)
+        template = turn.templates.get(g.card, g.template)
+        local = profile.corners[template].astype(np.float64)
         frames = [turn.frame] if turn is not g else [f for f in (g.refined, g.frame)
                                                        if f is not None]
         for frame in frames:
             quad = _mapped(frame, local)
-            if _on_cards(scene, quad, 0.0):
-                shown = _edges_shown(scene, quad, enough=1) > 0
-                fit = (shown, _outline_shown(scene, quad) if shown else 0.0)
-                if fit > best_fit:
-                    best, best_fit = quad, fit
+            if not _on_cards(scene, quad, 0.0):
+                continue
+            shown = _edges_shown(scene, quad, enough=1) > 0
+            if not shown and best is not None and best[2][0]:
+                continue
+            tl, tr, _, bl = quad
+            near = tl + LONE_PICTURE * np.array([[0, 0], tr - tl, tr - tl + bl - tl, bl - tl])
+            fits = _picture_fits(scene.ink, pictures, near, float(np.linalg.norm(tr - tl)),
+                                 [(g.card, _canon_corners(profile, template), quad)])
+            fit = (shown, 0.0 if fits is None else fits[0],
+                   _outline_shown(scene, quad) if shown else 0.0)
+            if best is None or fit > best[2]:
+                best = quad, template, fit
     return best
 
 
@@ -1524,6 +1541,7 @@ def _assemble(
         if g.lone:
             turns.setdefault(g.pip, []).append(g)
     judged: set[int] = set()
+    pictures = _Pictures(profile)
     pairs = [g for g in ranked if not g.lone]
     may_lie = dict(zip((id(g) for g in pairs), _may_lie(
         scene, np.array([_mapped(g.frame, profile.corners[g.template]) for g in pairs]),
@@ -1545,14 +1563,22 @@ def _assemble(
         if not g.lone and _confidence(g.score, g.second, g.worst) < CONTEST_BELOW:
             g = _contest(g, ranked[n + 1:], parts, used, judged, fine, accept)
             marks = parts[g.pip] | parts[g.anchor]
-        quad = (_lone_quad(scene, g, lone, profile) if lone is not None else next(
-            (q for q in _quads(g, profile)
-             if _on_cards(scene, q, g.score) and _corner_exposed(scene, q)), None))
-        if quad is None:
-            continue
+        template = g.template
+        quad: npt.NDArray[np.float64] | None
+        if lone is not None:
+            placed = _lone_placed(scene, g, lone, ranked[n + 1:], turns, parts, used, fine,
+                                  profile, pictures)
+            if placed is None:
+                continue
+            g, quad, template, marks = placed
+        else:
+            quad = next((q for q in _quads(g, profile)
+                         if _on_cards(scene, q, g.score) and _corner_exposed(scene, q)), None)
+            if quad is None:
+                continue
         point = blobs[g.pip].centroid
         used.update(marks)
-        if g.lone and _another_corner(cards, g.card, quad, point, profile, g.template):
+        if g.lone and _another_corner(cards, g.card, quad, point, profile, template):
             continue
         same = next((c for c in cards if _same_card(c, g.card, quad, point)), None)
         if same is not None:
@@ -1561,8 +1587,37 @@ def _assemble(
             continue
         cards.append(_Card(g.card, g.score, g.second, g.second_card, quad,
                            [blobs[g.pip].centroid], {g.pip, g.anchor},
-                           canon=_canon_corners(profile, g.template), worst=g.worst))
+                           canon=_canon_corners(profile, template), worst=g.worst))
     return cards
+
+
+def _lone_placed(scene: Scene, g: _Guess, own: list[_Guess], later: list[_Guess],
+                 turns: dict[int, list[_Guess]], parts: list[frozenset[int]], used: set[int],
+                 fine: _Fine, profile: DeckProfile, pictures: _Pictures) -> tuple[
+                     _Guess, npt.NDArray[np.float64], int, frozenset[int]] | None:
+    """Where the card of a lone mark read as ``g`` (in its frames ``own``) lies: placed from
+    that mark or from another lone mark in ``later`` (coarse order; its frames in ``turns``,
+    taken from there once it is read) read as the same card, whichever fits the better
+    (``_lone_quad``). A joker may show its star at two corners, and one of them where no turn
+    of the learned corner puts the card (a star at the bottom left): the first read, by coarse
+    score, placed such a card across the cards beside it. Returns the reading placed, its
+    card's corners and template, and the marks read as that card; None if it lies nowhere."""
+    best = _lone_quad(scene, g, own, profile, pictures)
+    chosen, marks = g, parts[g.pip]
+    for r in later:
+        if (not r.lone or r.card != g.card or r.pip not in turns
+                or parts[r.pip] & marks or parts[r.pip] & used):
+            continue
+        fine.settle(r, LONE_ACCEPT)
+        if r.score < LONE_ACCEPT or r.card != g.card:
+            continue
+        placed = _lone_quad(scene, r, turns.pop(r.pip), profile, pictures)
+        marks |= parts[r.pip]
+        if placed is not None and (best is None or placed[2] > best[2]):
+            best, chosen = placed, r
+    if best is None:
+        return None
+    return chosen, best[0], best[1], marks
 
 
 def _may_lie(scene: Scene, quads: npt.NDArray[np.float64], coarse: npt.NDArray[np.float64]) -> (
@@ -1744,32 +1799,43 @@ def _above(ink: FloatImage, pictures: _Pictures, a: _Card, b: _Card) -> float:
     poly = poly.reshape(-1, 2).astype(np.float64)
     centre = poly.mean(axis=0)
     poly = centre + (poly - centre) * (1.0 - OVERLAP_INSET)
+    fits = _picture_fits(ink, pictures, poly, float(np.linalg.norm(a.quad[1] - a.quad[0])),
+                         [(a.card, a.canon, a.quad), (b.card, b.canon, b.quad)])
+    return 0.0 if fits is None else fits[0] - fits[1]
+
+
+def _picture_fits(ink: FloatImage, pictures: _Pictures, poly: npt.NDArray[np.float64],
+                  width: float, placed: list[tuple[int, npt.NDArray[np.float64],
+                                                   npt.NDArray[np.float64]]]) -> list[float] | None:
+    """How well each of ``placed`` (a card, its corners on its learned picture, and in the
+    photo) explains the photo's inkness within the polygon ``poly`` (correlation, compared
+    with the card ``width`` pixels wide scaled to ``OVERLAP_SIDE`` and blurred by
+    ``OVERLAP_BLUR``); None where the polygon is too small to tell."""
     h, w = ink.shape
     x0, y0 = (max(0, int(v)) for v in np.floor(poly.min(axis=0)))
     x1, y1 = min(w, int(np.ceil(poly[:, 0].max()))), min(h, int(np.ceil(poly[:, 1].max())))
-    width = float(np.linalg.norm(a.quad[1] - a.quad[0]))
     f = min(1.0, OVERLAP_SIDE / max(width, 1.0))
     size = (round(f * (x1 - x0)), round(f * (y1 - y0)))
     if min(size) < 4:
-        return 0.0
+        return None
     mask = np.zeros(size[::-1], np.uint8)
     cv2.fillConvexPoly(mask, np.round(f * (poly - (x0, y0))).astype(np.int32), 1)
     inside = mask > 0
     if inside.sum() < 16:
-        return 0.0
+        return None
     sigma = max(0.5, OVERLAP_BLUR * width * f)
     to_crop = np.array([[f, 0.0, -f * x0], [0.0, f, -f * y0], [0.0, 0.0, 1.0]])
     photo = cv2.resize(ink[y0:y1, x0:x1], size, interpolation=cv2.INTER_AREA)
     photo = cv2.GaussianBlur(photo, (0, 0), sigma)[inside]
     fits = []
-    for card, canon in ((a, a.canon), (b, b.canon)):
-        picture, k = pictures.get(card.card)
+    for card, canon, quad in placed:
+        picture, k = pictures.get(card)
         to_photo = to_crop @ cv2.getPerspectiveTransform((k * canon).astype(np.float32),
-                                                         card.quad.astype(np.float32))
+                                                         quad.astype(np.float32))
         drawn = cv2.warpPerspective(picture, to_photo, size, flags=cv2.INTER_LINEAR,
                                     borderMode=cv2.BORDER_REPLICATE)
         fits.append(_correlation(photo, cv2.GaussianBlur(drawn, (0, 0), sigma)[inside]))
-    return fits[0] - fits[1]
+    return fits
 
 
 class _Pictures:
