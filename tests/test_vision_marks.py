@@ -14,6 +14,8 @@ from scorekeeper.vision.features import FINE_PARTS, Blob, frame_matrix, patch_ma
 from scorekeeper.vision.recognition import (
     ACCEPT,
     CORNER_FIRST,
+    LONE_BUDGET,
+    LONE_TWINS,
     REFINE_MAX,
     RIVALS,
     SURE,
@@ -22,6 +24,7 @@ from scorekeeper.vision.recognition import (
     _corner_exposed,
     _Guess,
     _guesses,
+    _lone_guesses,
     _marks,
     _may_lie,
     _not_within_sure,
@@ -187,6 +190,22 @@ def test_a_weak_index_whose_corner_shows_no_edge_is_not_compared_closely() -> No
     # Off the card regions none is.
     off = Scene(scene.norm, scene.ink, np.zeros_like(scene.filled), {}, scene.white_scale)
     assert not _may_lie(off, quads, np.ones(3)).any()
+
+
+@pytest.mark.parametrize("alike", [LONE_BUDGET - 50, LONE_BUDGET + 50])
+def test_a_busy_cloths_alike_marks_are_no_lone_marks_past_the_budget(alike: int) -> None:
+    # A cloth whose pattern passes as card white: hundreds of alike compact marks on one card
+    # region, and one mark of its own (a joker's star).
+    size = 1600
+    white = np.ones((size, size, 3), np.float32)
+    scene = Scene(white, np.zeros((size, size), np.float32),
+                  np.ones((size // 2, size // 2), np.int32), {1: 300.0}, white[::4, ::4])
+    rng = np.random.default_rng(0)
+    blobs = [Blob(rng.uniform(100, size - 100, 2), 0, 0, 8, 8, 40) for _ in range(alike)]
+    blobs.append(Blob(np.array([800.0, 800.0]), 0, 0, 14, 13, 120))
+    marks = {g.pip for g in _lone_guesses(scene, blobs)}
+    assert alike > LONE_TWINS
+    assert marks == ({alike} if alike > LONE_BUDGET else set(range(alike + 1)))
 
 
 def _card(score: float, side: float, x: float, worst: float | None = None) -> _Card:

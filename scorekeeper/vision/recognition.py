@@ -219,6 +219,13 @@ LONE_REACH: Final = 4.0
 LONE_BIN: Final = 3
 LONE_APART: Final = 12
 LONE_SECOND: Final = 0.5
+#: Past this many compact marks that could be lone marks (on the probe photos a hundred, nine
+#: photos in ten under 250), those with more twins than ``LONE_TWINS`` on their region
+#: (``_twins``) are left out: on the probe photos the stars read had at most 13, and cloths
+#: whose pattern passes as card white gave a thousand compact marks with hundreds each (4,000-
+#: 6,000 lone guesses, a second's work).
+LONE_BUDGET: Final = 300
+LONE_TWINS: Final = 30
 #: A lone mark's guess is looked at closely from this coarse score (a star is a simple shape:
 #: stars read from pips and art came to 0.81 on the probe decks, right ones to 0.77-0.99).
 LONE_LOOK: Final = 0.75
@@ -640,14 +647,15 @@ def _guesses(scene: Scene, blobs: list[Blob], profile: DeckProfile) -> list[_Gue
         strict=True)]
 
 
-def _twins(blobs: list[Blob], regions: npt.NDArray[np.int32]) -> npt.NDArray[np.int64]:
-    """How many marks on the same region as each (itself included) are alike in width,
-    height and area (within about ``TWIN_STEP``, twice that for the area): a patterned cloth's
-    marks have hundreds, a card's print a few dozen at most.
+def _twins(blobs: list[Blob], regions: npt.NDArray[np.int32],
+           which: list[int] | None = None) -> npt.NDArray[np.int64]:
+    """How many marks on the same region as each (or each of ``which``; itself included) are
+    alike in width, height and area (within about ``TWIN_STEP``, twice that for the area): a
+    patterned cloth's marks have hundreds, a card's print a few dozen at most.
 
     >>> b = [Blob(np.zeros(2), 0, 0, w, 10, 10 * w) for w in (10, 10, 10, 30)]
-    >>> _twins(b, np.array([1, 1, 2, 1], np.int32)).tolist()
-    [2, 2, 1, 1]
+    >>> _twins(b, np.array([1, 1, 2, 1], np.int32)).tolist(), _twins(b, np.ones(4, np.int32), [1])
+    ([2, 2, 1, 1], array([3]))
     """
     keys = np.column_stack([
         regions,
@@ -657,8 +665,9 @@ def _twins(blobs: list[Blob], regions: npt.NDArray[np.int32]) -> npt.NDArray[np.
     ]).astype(np.int64)
     counts = Counter(map(tuple, keys.tolist()))
     steps = [(0, dw, dh, da) for dw in (-1, 0, 1) for dh in (-1, 0, 1) for da in (-1, 0, 1)]
+    asked = keys.tolist() if which is None else keys[which].tolist()
     return np.array([sum(counts.get((k[0] + s[0], k[1] + s[1], k[2] + s[2], k[3] + s[3]), 0)
-                         for s in steps) for k in keys.tolist()], np.int64)
+                         for s in steps) for k in asked], np.int64)
 
 
 def _pair_range(profile: DeckProfile) -> tuple[float, float]:
@@ -713,7 +722,15 @@ def _lone_guesses(scene: Scene, blobs: list[Blob]) -> list[_Guess]:
                   and b.area >= LONE_FILL * b.w * b.h]
     if not candidates:
         return []
-    regions = scene.regions_at(np.array([blobs[i].centroid for i in candidates]), printed=True)
+    if len(candidates) > LONE_BUDGET:
+        # A cloth whose pattern passes as card white gives thousands of compact marks, each
+        # with hundreds of twins (a joker's star has a few: its other star, pips of its size).
+        twins = _twins(blobs, scene.regions_at(np.array([b.centroid for b in blobs]),
+                                               printed=True), candidates)
+        candidates = [i for i, n in zip(candidates, twins.tolist(), strict=True)
+                      if n <= LONE_TWINS]
+    regions = scene.regions_at(np.array([blobs[i].centroid for i in candidates]).reshape(-1, 2),
+                               printed=True)
     directions = _Directions(scene.ink)
     origins, anchors, units, owners = [], [], [], []
     for i, region in zip(candidates, regions.tolist(), strict=True):
