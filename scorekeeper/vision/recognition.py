@@ -1400,15 +1400,18 @@ def _outline_shown(scene: Scene, quad: npt.NDArray[np.float64]) -> float:
 
 def _sides_at(quad: npt.NDArray[np.float64], i: int) -> list[tuple[
         npt.NDArray[np.float64], npt.NDArray[np.float64]]]:
-    """The two sides of a card's outline that meet at its corner ``i``: each as the side
-    (from that corner) and the unit normal into the card (along the other side).
+    """The two sides of a card's outline (4, 2), or of many (M, 4, 2), that meet at its corner
+    ``i``: each as the side (from that corner) and the unit normal into the card (along the
+    other side).
 
     >>> quad = np.array([[0.0, 0.0], [2.0, 0.0], [2.0, 3.0], [0.0, 3.0]])
     >>> [(a.tolist(), n.tolist()) for a, n in _sides_at(quad, 0)]
     [([2.0, 0.0], [0.0, 1.0]), ([0.0, 3.0], [1.0, 0.0])]
+    >>> [a.shape for a, n in _sides_at(np.stack([quad, quad]), 1)]
+    [(2, 2), (2, 2)]
     """
-    corner, ahead, behind = quad[i], quad[(i + 1) % 4], quad[(i + 3) % 4]
-    return [(side, other / max(float(np.linalg.norm(other)), 1e-6))
+    corner, ahead, behind = quad[..., i, :], quad[..., (i + 1) % 4, :], quad[..., (i + 3) % 4, :]
+    return [(side, other / np.maximum(np.linalg.norm(other, axis=-1, keepdims=True), 1e-6))
             for side, other in ((ahead - corner, behind - corner),
                                 (behind - corner, ahead - corner))]
 
@@ -1479,11 +1482,10 @@ def _edges_shown_many(scene: Scene, quads: npt.NDArray[np.float64], step: float)
         npt.NDArray[np.int64]):
     """``_edges_shown`` of many quads (M, 4, 2): how many of the two edges at each one's
     index corner show (0, 1 or 2)."""
-    corner, ahead, behind = quads[:, 0], quads[:, 1], quads[:, 3]
-    width = np.linalg.norm(ahead - corner, axis=1)
+    corner = quads[:, 0]
+    width = np.linalg.norm(quads[:, 1] - corner, axis=1)
     shown = np.zeros(len(quads), np.int64)
-    for along, other in ((ahead - corner, behind - corner), (behind - corner, ahead - corner)):
-        normal = other / np.maximum(np.linalg.norm(other, axis=1), 1e-6)[:, None]
+    for along, normal in _sides_at(quads, 0):
         gap = (0.06 * width)[:, None, None]
         points = corner[:, None] + np.array([0.12, 0.3])[None, :, None] * along[:, None]
         outside = scene.regions_at((points - gap * normal[:, None]).reshape(-1, 2)) == 0
@@ -1637,9 +1639,8 @@ def _may_lie(scene: Scene, quads: npt.NDArray[np.float64], coarse: npt.NDArray[n
     (``_on_cards``) and, below ``CORNER_FIRST``, with the corner showing
     (``_corner_exposed``). Most guesses that the close comparison (a few times as costly)
     would reject are marks in a card's middle."""
-    out = np.zeros(len(quads), np.bool_)
     if not len(quads):
-        return out
+        return np.zeros(0, np.bool_)
     out = _on_cards_many(scene, quads, 1.0)
     check = out & (coarse < CORNER_FIRST)
     out[check] = _edges_shown_many(scene, quads[check], CORNER_STEP) >= 1
