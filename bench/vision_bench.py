@@ -1,12 +1,13 @@
 """Card recognition benchmark on decks this project did not draw (bench/DATA.md lists them).
 
-Each deck is third-party card art (Debian's Aisleriot themes, npm's CC0 @letele/playing-cards)
-or a Toss-like deck made from it (gold and blue suits recoloured, Boss and null set in a
-DejaVu font). Each deck is learned from one calibration photo per card, then recognised in
-seeded phone photos of "wild" tables: felt, wood, checks, stripes, busy prints and beige
-weave; warm, cool and mixed light, glare, shadows; defocus and motion blur, noise, JPEG 40-95;
-tilt up to 45 degrees; cards 8-40% of the photo width; fans, spreads, piles and single cards
-(1-8 cards, any way up); EXIF orientation; a fingertip over a card's far end.
+Each deck is third-party card art (Debian's Aisleriot themes and KDE card decks, npm's CC0
+@letele/playing-cards and LGPL Aguilar deck) or a Toss-like deck made from it (gold and blue
+suits recoloured, Boss and null set in a DejaVu font). Each deck is learned from one
+calibration photo per card, then recognised in seeded phone photos of "wild" tables: felt,
+wood, checks, stripes, busy prints and beige weave; warm, cool and mixed light, glare, shadows;
+defocus and motion blur, noise, JPEG 40-95; tilt up to 45 degrees; cards 8-40% of the photo
+width; fans, spreads, piles and single cards (1-8 cards, any way up); EXIF orientation; a
+fingertip over a card's far end.
 
 Decks are split in two: TUNED decks may be looked at while changing the recogniser;
 HELD-OUT decks never are. Figures are printed per deck for both groups. PROBE decks
@@ -18,8 +19,9 @@ HELD-OUT decks never are. Figures are printed per deck for both groups. PROBE de
     python bench/vision_bench.py --group held-out
     python bench/vision_bench.py --group probes --deck aguilar   # only the decks so named
 
-The art is installed on first use: ``apt-get install gnome-cards-data librsvg2-bin`` (as root)
-and ``npm install`` of the CC0 package into the art cache (see ``scorekeeper.vision.art``).
+The art is installed on first use: ``apt-get install gnome-cards-data kdegames-card-data-kf5
+librsvg2-bin`` (as root) and ``npm install`` of the npm packages into the art cache (see
+``scorekeeper.vision.art``).
 Time is recognition only (decode included) on one thread, wall clock and process CPU time.
 """
 
@@ -109,6 +111,15 @@ PROBES: dict[str, Callable[[], art.ArtDeck]] = {
     # was looked at on it (bench/DATA.md).
     "aguilar (standard; one joker, a lone star)": art.aguilar,
     "aguilar (Toss-like, warm inks)": lambda: art.toss_like(art.aguilar(), "warm"),
+    # A fourth source (Debian's KDE card decks), first read before any change was looked at
+    # on it (bench/DATA.md); two of its decks, drawn by lot, are held out instead (below).
+    "kde standard (standard)": lambda: art.kde("standard"),
+    "kde jolly-royal (standard)": lambda: art.kde("jolly-royal"),
+    "kde nicu-white (Toss-like, deep inks)": lambda: art.toss_like(art.kde("nicu-white"), "deep"),
+    "kde oxygen-air (standard; rank and pip at opposite corners)": lambda: art.kde("oxygen-air"),
+    "kde oxygen-white (Toss-like, pale inks; rank and pip at opposite corners)":
+        lambda: art.toss_like(art.kde("oxygen-white"), "pale"),
+    "kde xskat-german (standard; German suits)": lambda: art.kde("xskat-german"),
 }
 #: Decks never looked at while tuning.
 HELD_OUT: dict[str, Callable[[], art.ArtDeck]] = {
@@ -116,18 +127,23 @@ HELD_OUT: dict[str, Callable[[], art.ArtDeck]] = {
     "letele CC0 (standard; its jokers have no corner index)": art.letele,
     "bellot (Toss-like, deep inks)": _toss("bellot", "deep"),
     "simplistic (Toss-like, pale inks)": _toss("simplistic", "pale"),
+    # Two of Debian's KDE card decks, drawn by lot when that source was added (bench/DATA.md).
+    "kde ancient-egyptians (standard)": lambda: art.kde("ancient-egyptians"),
+    "kde penguins (Toss-like, warm inks)": lambda: art.toss_like(art.kde("penguins"), "warm"),
 }
 
 
 def install() -> None:
     """Install the third-party art if it is missing (Debian package as root; npm package into
     the art cache)."""
-    if not art.AISLERIOT_DIR.exists() or shutil.which("rsvg-convert") is None:
+    if (not art.AISLERIOT_DIR.exists() or not art.KDE_DIR.exists()
+            or shutil.which("rsvg-convert") is None):
         if os.geteuid() != 0:
             sys.exit("install the card themes first: apt-get install gnome-cards-data "
-                     "librsvg2-bin")
+                     "kdegames-card-data-kf5 librsvg2-bin")
         subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends",
-                        "gnome-cards-data", "librsvg2-bin"], check=True)
+                        "gnome-cards-data", "kdegames-card-data-kf5", "librsvg2-bin"],
+                       check=True)
     prefix = art.cache_dir() / "npm"
     # Each npm deck by the folder it installs, with what rendering it needs.
     wanted = {"@letele/playing-cards": [art.LETELE_PACKAGE, "react@18", "react-dom@18",

@@ -4,7 +4,10 @@ Skipped without the themes unless ``SCOREKEEPER_REQUIRE_CARD_ART=1`` (CI)."""
 
 from __future__ import annotations
 
+import gzip
 import io
+import os
+import shutil
 from pathlib import Path
 
 import cv2
@@ -289,3 +292,60 @@ def test_the_keeper_is_warned_when_a_card_is_learned_unlike_the_deck(
     assert reply.status_code == 201
     assert "Qor: the suit pip found in its corner" in reply.json["warning"]
     assert reply.json["deck"]["learned"] == ["Qor", "5or", "4or", "3or", "2or"]  # deck order
+
+
+def test_a_kde_deck_card_is_rendered_from_its_element(tmp_path: Path) -> None:
+    # Debian's KDE card decks put every card of a deck in one SVG, each an element named by
+    # rank and suit, not always where the sheet would put it.
+    from scorekeeper.vision.art import KDE_DIR, kde_card
+
+    source = KDE_DIR / "svg-standard" / "standard.svgz"
+    if not source.exists() or shutil.which("rsvg-convert") is None:
+        message = f"{source} is missing (apt-get install kdegames-card-data-kf5 librsvg2-bin)"
+        if os.environ.get("SCOREKEEPER_REQUIRE_CARD_ART") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    svg = tmp_path / "standard.svg"
+    svg.write_bytes(gzip.decompress(source.read_bytes()))
+    seven, king = kde_card(svg, "7_heart"), kde_card(svg, "king_club")
+    assert seven is not None and king is not None
+    assert kde_card(svg, "no_such_card") is None
+    for card in (seven, king):
+        h, w = card.image.shape[:2]
+        assert 1.3 < h / w < 1.5  # a poker card, cropped to its outline
+    hsv = cv2.cvtColor(seven.image, cv2.COLOR_BGR2HSV)
+    inked = hsv[..., 2] < 200
+    red = (hsv[..., 1] > 120) & ((hsv[..., 0] < 10) | (hsv[..., 0] > 170))
+    assert float((~inked).mean()) > 0.6  # mostly card white
+    assert float(red.sum()) > 0.6 * float((inked | red).sum())  # red pips, a black outline
+
+
+def test_a_missing_kde_deck_says_what_to_install(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from scorekeeper.vision.art import ArtMissingError, kde
+
+    monkeypatch.setenv("SCOREKEEPER_ART_CACHE", str(tmp_path))
+    with pytest.raises(ArtMissingError, match="apt-get install kdegames-card-data-kf5"):
+        kde("no-such-deck")
+    assert not any(tmp_path.iterdir())
+
+
+def test_a_four_index_cards_other_top_index_is_not_a_second_card(tmp_path: Path) -> None:
+    # KDE's xskat-german deck prints its index at all four corners. The one at the top right,
+    # read as a top-left index, put a second copy of the card beside it (in this pile, an
+    # extra reading with confidence 1.0).
+    from scorekeeper.vision.art import KDE_DIR, kde
+
+    if not (KDE_DIR / "svg-xskat-german").exists() or shutil.which("rsvg-convert") is None:
+        message = f"{KDE_DIR}/svg-xskat-german is missing (apt-get install kdegames-card-data-kf5)"
+        if os.environ.get("SCOREKEEPER_REQUIRE_CARD_ART") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    deck = kde("xskat-german")
+    codes = ["Kcl", "3cl", "4he", "Kdi", "3he", "Ksp", "7sp", "9di"]
+    profile = _profile(deck, codes, tmp_path, 7, (1600, 1200))
+    shot = make_photo(np.random.default_rng(3), codes, deck, size=(2000, 1500), table="wild")
+    found = recognize(shot.jpeg, profile).cards
+    pairs = match(list(shot.cards), [c.corners for c in found])
+    assert len(found) == len(shot.cards) == len(pairs)
+    assert all(found[pairs[i]].code == t.code for i, t in enumerate(shot.cards))

@@ -1,6 +1,6 @@
 """Card art from third-party decks, for judging recognition on designs this project did not draw.
 
-Three sources, each installed by whoever needs it (the benchmark, the tests), never shipped:
+Four sources, each installed by whoever needs it (the benchmark, the tests), never shipped:
 
 - Debian's ``gnome-cards-data``: the Aisleriot card themes, SVG sheets of 13 x 5 cards
   (clubs, diamonds, hearts, spades, then the black joker, the red joker and the back),
@@ -10,6 +10,9 @@ Three sources, each installed by whoever needs it (the benchmark, the tests), ne
 - npm's ``@younestouati/playing-cards-standard-deck`` (LGPL-3.0): one SVG file per card (the
   "Responsive Playing Cards" redrawing of Chris Aguilar's vectorized deck), rendered by
   ``rsvg-convert``; one joker, whose corners show a lone red star.
+- Debian's ``kdegames-card-data-kf5``: the KDE card decks, one SVG per deck in
+  ``/usr/share/carddecks``, each card an element named by rank and suit (``7_heart``,
+  ``king_club``), rendered one at a time with ``rsvg-convert --export-id``.
 
 A Toss-like deck is made from a standard one: the gold suits (crosses, oracles) are the clubs
 and spades with their black ink turned gold, the blue suits (castles, shields) the hearts and
@@ -40,6 +43,8 @@ from scorekeeper.vision.reference import CARD_W, DrawnCard
 
 #: Where Debian's gnome-cards-data puts the Aisleriot themes.
 AISLERIOT_DIR: Final = Path("/usr/share/aisleriot/cards")
+#: Where Debian's kdegames-card-data-kf5 puts the KDE card decks.
+KDE_DIR: Final = Path("/usr/share/carddecks")
 #: The npm package (CC0) of the second source, and its exact version.
 LETELE_PACKAGE: Final = "@letele/playing-cards@0.1.0"
 #: The npm package (LGPL-3.0) of the third source, and its exact version.
@@ -76,11 +81,13 @@ def _rsvg() -> str:
     return tool
 
 
-def _render_svg(svg: Path, width: int) -> Image:
-    """An SVG (or SVGZ) file rendered to BGRA pixels ``width`` wide."""
+def _render_svg(svg: Path, width: int, element: str | None = None) -> Image:
+    """An SVG (or SVGZ) file, or one ``element`` of it (by id), rendered to BGRA pixels
+    ``width`` wide."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "out.png"
-        subprocess.run([_rsvg(), "-w", str(width), "-o", str(out), str(svg)], check=True,
+        only = ["-i", element] if element else []
+        subprocess.run([_rsvg(), *only, "-w", str(width), "-o", str(out), str(svg)], check=True,
                        capture_output=True, timeout=300)
         read = cv2.imread(str(out), cv2.IMREAD_UNCHANGED)
     if read is None:
@@ -93,10 +100,11 @@ def _render_svg(svg: Path, width: int) -> Image:
     return img
 
 
-def _trim(cell: Image) -> DrawnCard | None:
-    """The card inside a sheet cell (BGRA), cropped to its outline and scaled to CARD_W."""
+def _trim(cell: Image, opaque: int = 8) -> DrawnCard | None:
+    """The card inside a sheet cell (BGRA), cropped to its outline (pixels more opaque than
+    ``opaque``: more than a faint drop shadow, where a deck draws one) and scaled to CARD_W."""
     alpha = cell[..., 3]
-    ys, xs = np.nonzero(alpha > 8)
+    ys, xs = np.nonzero(alpha > opaque)
     if len(xs) < 100:
         return None
     crop = cell[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
@@ -233,6 +241,52 @@ def aguilar() -> ArtDeck:
                 cards[code] = card
         _store(folder, cards)
     return ArtDeck("npm:@younestouati/playing-cards-standard-deck", "standard", _load(folder))
+
+
+#: The KDE card decks' names for ranks and suits in their element ids.
+_KDE_RANKS: Final = {"1": "A", "jack": "J", "queen": "Q", "king": "K",
+                     **{str(n): str(n) for n in range(2, 11)}}
+_KDE_SUITS: Final = {"club": "cl", "diamond": "di", "heart": "he", "spade": "sp"}
+
+
+def kde(deck: str) -> ArtDeck:
+    """A standard deck (52 cards, and the jokers the deck has: one plain ``joker`` is kept as
+    the red joker) from a KDE card deck of Debian's kdegames-card-data-kf5 (``deck`` is the
+    folder's name without ``svg-``)."""
+    folder = cache_dir() / f"kde-{deck}"
+    if not (folder / "Kcl.png").exists():
+        found = sorted((KDE_DIR / f"svg-{deck}").glob("*.svgz"))
+        if not found:
+            raise ArtMissingError(
+                f"{KDE_DIR / f'svg-{deck}'} is missing: install Debian's KDE card decks "
+                "(apt-get install kdegames-card-data-kf5 librsvg2-bin)")
+        elements = {f"{rank}_{suit}": f"{code}{short}" for rank, code in _KDE_RANKS.items()
+                    for suit, short in _KDE_SUITS.items()}
+        elements.update({"black_joker": "jk-black", "red_joker": "jk-red", "joker": "jk-red"})
+        cards: dict[str, DrawnCard] = {}
+        with tempfile.TemporaryDirectory() as tmp:
+            svg = Path(tmp) / "deck.svg"
+            with svg.open("wb") as out:
+                subprocess.run(["gzip", "-dc", str(found[0])], check=True, timeout=60,
+                               stdout=out)
+            for element, code in elements.items():
+                card = None if code in cards else kde_card(svg, element)
+                if card is not None:
+                    cards[code] = card
+        _store(folder, cards)
+    return ArtDeck(f"kde:{deck}", "standard", _load(folder))
+
+
+def kde_card(svg: Path, element: str) -> DrawnCard | None:
+    """One card of a KDE deck's (unzipped) SVG by its element id, or None if the deck has no
+    such element (most have one joker or none). The card's element may lie anywhere on a
+    canvas larger than the card, with a faint shadow: it is rendered large and cropped to its
+    opaque part."""
+    try:
+        img = _render_svg(svg, 3 * _RENDER_W, element)
+    except subprocess.CalledProcessError:
+        return None
+    return _trim(img, opaque=128)
 
 
 def _recolour(card: DrawnCard, source: str, ink: tuple[int, int, int],

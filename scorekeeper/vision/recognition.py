@@ -238,6 +238,9 @@ LONE_PLAIN: Final = 0.85
 #: A lone mark this far (a fraction of the card's size) outside a card of its reading is
 #: still that card's other corner.
 CORNER_SLACK: Final = 0.05
+#: An index read where a card already read shows its own index mirrored (at the other end of
+#: its top or bottom edge), within this share of the card's width, is another index of it.
+MIRROR_NEAR: Final = 0.1
 #: Which way a lone mark's card lies is told by its learned picture over this share of the
 #: card's width and height next to the mark (in a fan, little more of a card shows).
 LONE_PICTURE: Final = 0.3
@@ -1592,6 +1595,8 @@ def _assemble(
         used.update(marks)
         if g.lone and _another_corner(cards, g.card, quad, point, profile, template):
             continue
+        if not g.lone and _mirrored_index(scene, cards, g.card, quad, point, profile, template):
+            continue
         same = next((c for c in cards if _same_card(c, g.card, quad, point)), None)
         if same is not None:
             _add_reading(same, g.card, g.score, g.worst, quad, point)
@@ -1687,6 +1692,46 @@ def _another_corner(cards: list[_Card], code: int, quad: npt.NDArray[np.float64]
             card.quad, card.canon = quad, _canon_corners(profile, template)
         return True
     return False
+
+
+def _mirrored_index(scene: Scene, cards: list[_Card], code: int, quad: npt.NDArray[np.float64],
+                    point: npt.NDArray[np.float64], profile: DeckProfile, template: int) -> bool:
+    """Whether an index read as ``code`` at ``point`` (its card at ``quad``) is another index of
+    a card already read, printed at the other end of an edge: a four-index deck (skat decks,
+    poker decks with jumbo indices) shows an index at every corner, and one read at the top
+    right as a top-left index puts a second card beside the first. Such an index lies where
+    the card's own index lies mirrored left to right, the same way up, or top to bottom,
+    turned (``MIRROR_NEAR``). Either outline then holds both indices, mirror images of each
+    other: the one whose outline shows the more as an edge is kept."""
+    for card in cards:
+        first = card.index_points[0]
+        if card.card != code or not _same_way(card.quad, quad) or not (
+                _at_mirror(card.quad, first, point) or _at_mirror(quad, point, first)):
+            continue
+        if (_point_in_quad(first, quad, -CORNER_SLACK)
+                and not _point_in_quad(point, card.quad, -CORNER_SLACK)):
+            card.quad, card.canon = quad, _canon_corners(profile, template)
+            card.index_points[0] = point
+        return True
+    return False
+
+
+def _at_mirror(quad: npt.NDArray[np.float64], own: npt.NDArray[np.float64],
+               other: npt.NDArray[np.float64]) -> bool:
+    """Whether ``other`` lies where the index at ``own`` of the card at ``quad`` lies mirrored
+    left to right, within ``MIRROR_NEAR`` of the card's width.
+
+    >>> quad = np.array([[0.0, 0.0], [10.0, 0.0], [10.0, 14.0], [0.0, 14.0]])
+    >>> own = np.array([1.0, 2.0])
+    >>> [_at_mirror(quad, own, np.array(p)) for p in ([9.2, 2.0], [5.0, 2.0], [1.0, 12.1])]
+    [True, False, False]
+    """
+    to_unit = cv2.getAffineTransform(quad[:3].astype(np.float32),
+                                     np.array([[0, 0], [1, 0], [1, 1]], np.float32))
+    (u, v), (x, y) = _mapped(to_unit, np.stack([own, other]))
+    aspect = float(np.linalg.norm(quad[3] - quad[0])
+                   / max(float(np.linalg.norm(quad[1] - quad[0])), 1e-6))
+    return math.hypot(x - (1 - u), (y - v) * aspect) < MIRROR_NEAR
 
 
 def _add_reading(card: _Card, code: int, score: float, worst: float,
