@@ -330,3 +330,31 @@ def test_an_unsure_index_is_read_again_from_the_pairs_that_share_a_mark_with_it(
     best = _contest(first, later, parts, {5}, {id(later[3])}, fine, ACCEPT)  # type: ignore[arg-type]
     assert fine.settled == [7]
     assert best is first
+
+
+def test_marks_compared_a_block_at_a_time_pair_as_all_at_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A region of a busy print holds thousands of marks; their pairs are found a block of
+    # rows at a time (all at once took a gigabyte), in the same order.
+    size = 1600
+    white = np.ones((size, size, 3), np.float32)
+    scene = Scene(white, np.zeros((size, size), np.float32),
+                  np.ones((size // 2, size // 2), np.int32), {1: 300.0}, white[::4, ::4])
+    rng = np.random.default_rng(3)
+    blobs = []
+    for _ in range(400):
+        w, h = (int(v) for v in rng.integers(6, 30, 2))
+        x, y = rng.uniform(50, size - 80, 2)
+        blobs.append(Blob(np.array([x + w / 2, y + h / 2]), int(x), int(y), w, h, w * h // 2))
+    parts = [frozenset((i,)) for i in range(len(blobs))]
+    profile = reference_profile()
+
+    def read() -> tuple[list[tuple[int, int]], list[frozenset[int]]]:
+        joined, joined_parts = recognition._with_unions(blobs, parts)
+        guesses = recognition._guesses(scene, joined, profile)
+        return [(g.anchor, g.pip) for g in guesses], joined_parts
+
+    whole = read()
+    monkeypatch.setattr(recognition, "PAIR_BLOCK", 1000)  # two or three rows a block
+    assert len(recognition._blocks(len(blobs))) > 100
+    assert read() == whole and len(whole[0]) > 1000 and len(whole[1]) > len(blobs)

@@ -207,6 +207,8 @@ TWIN_COLOUR: Final = 0.05
 MERGE_GAP: Final = 0.35
 #: Above this many marks (a busy print) no unions are tried (their pairs would be too many).
 MAX_UNION_MARKS: Final = 2500
+#: Marks are compared with each other in blocks of rows of at most this many entries.
+PAIR_BLOCK: Final = 1 << 20
 #: A lone corner mark (a joker's star) is looked for among compact marks (width over height
 #: within these, and filling at least ``LONE_FILL`` of their box) ...
 LONE_SHAPE: Final = (0.45, 2.2)
@@ -585,13 +587,19 @@ def _with_unions(blobs: list[Blob], parts: list[frozenset[int]]) -> tuple[
         return blobs, parts
     box = np.array([(b.x, b.y, b.x + b.w, b.y + b.h) for b in blobs], np.float64)
     size = np.array([b.size for b in blobs], np.float64)
-    gap_x = np.maximum(box[None, :, 0] - box[:, None, 2], box[:, None, 0] - box[None, :, 2])
-    gap_y = np.maximum(box[None, :, 1] - box[:, None, 3], box[:, None, 1] - box[None, :, 3])
-    gap = np.maximum(np.maximum(gap_x, gap_y), 0.0)
-    small = np.minimum(size[:, None], size[None, :])
-    close = (gap <= MERGE_GAP * small) & (np.maximum(size[:, None], size[None, :]) < 3 * small)
+    pairs = []
+    for lo, hi in _blocks(len(blobs)):
+        rows = box[lo:hi, None]
+        gap_x = np.maximum(box[None, :, 0] - rows[..., 2], rows[..., 0] - box[None, :, 2])
+        gap_y = np.maximum(box[None, :, 1] - rows[..., 3], rows[..., 1] - box[None, :, 3])
+        gap = np.maximum(np.maximum(gap_x, gap_y), 0.0)
+        small = np.minimum(size[lo:hi, None], size[None, :])
+        close = ((gap <= MERGE_GAP * small)
+                 & (np.maximum(size[lo:hi, None], size[None, :]) < 3 * small))
+        i, j = np.nonzero(np.triu(close, 1 + lo))
+        pairs.append(np.column_stack([i + lo, j]))
     out = list(blobs)
-    for i, j in zip(*np.nonzero(np.triu(close, 1)), strict=True):
+    for i, j in np.concatenate(pairs).tolist():
         a, b = blobs[int(i)], blobs[int(j)]
         x0, y0 = min(a.x, b.x), min(a.y, b.y)
         x1, y1 = max(a.x + a.w, b.x + b.w), max(a.y + a.h, b.y + b.h)
@@ -628,12 +636,13 @@ def _guesses(scene: Scene, blobs: list[Blob], profile: DeckProfile) -> list[_Gue
         index = np.array(members)
         pts = centres[index]
         sizes = np.array([blobs[i].size for i in members], np.float64)
-        diff = pts[:, None, :] - pts[None, :, :]
-        dist = np.hypot(diff[..., 0], diff[..., 1])
-        rel = dist / sizes[None, :]  # [anchor, pip]: distance over the pip's size
-        scale = sizes[:, None] / sizes[None, :]  # anchor size over pip size
-        anchors, pips = np.nonzero(_pairable(rel, scale, r_lo, r_hi))
-        found.append((index[anchors], index[pips], dist[anchors, pips]))
+        for lo, hi in _blocks(len(members)):
+            diff = pts[lo:hi, None, :] - pts[None, :, :]
+            dist = np.hypot(diff[..., 0], diff[..., 1])
+            rel = dist / sizes[None, :]  # [anchor, pip]: distance over the pip's size
+            scale = sizes[lo:hi, None] / sizes[None, :]  # anchor size over pip size
+            anchors, pips = np.nonzero(_pairable(rel, scale, r_lo, r_hi))
+            found.append((index[lo + anchors], index[pips], dist[anchors, pips]))
     if not found:
         return []
     anchor, pip, unit = (np.concatenate([f[k] for f in found]) for k in range(3))
@@ -648,6 +657,18 @@ def _guesses(scene: Scene, blobs: list[Blob], profile: DeckProfile) -> list[_Gue
     return [_Guess(p, a, frame, u, r) for a, p, frame, u, r in zip(
         anchor.tolist(), pip.tolist(), frames, unit.tolist(), regions[pip].tolist(),
         strict=True)]
+
+
+def _blocks(n: int) -> list[tuple[int, int]]:
+    """Row ranges for comparing ``n`` marks with each other a block of rows at a time, each
+    block's arrays at most ``PAIR_BLOCK`` entries: a region of a busy print holds thousands
+    of marks, and all their pairs at once took a gigabyte.
+
+    >>> _blocks(3), [hi - lo for lo, hi in _blocks(2048)], _blocks(0)
+    ([(0, 3)], [512, 512, 512, 512], [])
+    """
+    step = max(1, PAIR_BLOCK // max(n, 1))
+    return [(lo, min(n, lo + step)) for lo in range(0, n, step)]
 
 
 def _twins(blobs: list[Blob], regions: npt.NDArray[np.int32],
