@@ -43,6 +43,10 @@ GLYPH_LEVEL: Final = 0.35
 #: ... and an index is compared with a template only this many patch pixels around its glyph
 #: (in a fan, the edge and pips of the card above often reach into the window).
 GLYPH_MARGIN: Final = 2
+#: An index's ink colour is read this many patch pixels around its glyphs, as learned and as
+#: photographed (around the best-fitting card's glyphs): the window also holds what lies
+#: around the index (a court card's picture, the table, the card above).
+GLYPH_GROW: Final = 1
 #: A lone corner mark's frame (a joker's star, with no rank over a pip): its unit is the square
 #: root of the mark's area (which turning the card does not change), and the mark's centroid
 #: lies this many units above the frame's origin, the rest of a unit below the anchor.
@@ -265,6 +269,40 @@ def blur_for_step(img: FloatImage, step: float) -> FloatImage:
     if sigma < 0.5:
         return img
     out: FloatImage = cv2.GaussianBlur(img, (0, 0), sigma)
+    return out
+
+
+#: Where an index's own marks lie in its frame: the pip's centroid, the rank's and a lone
+#: mark's (``LONE_OFFSET``) ...
+INDEX_POINTS: Final = ((0.0, 0.0), (0.0, -1.0), (0.0, -LONE_OFFSET))
+#: ... and how near one of them (patch pixels) a glyph must come to be part of the index.
+INDEX_REACH: Final = 3
+
+
+def index_glyph_mask(part: FloatImage, margin: int) -> npt.NDArray[np.uint8]:
+    """``glyph_mask`` of an index patch's own glyphs: of the glyph's pieces, those within
+    ``INDEX_REACH`` patch pixels of one of ``INDEX_POINTS``; ink in the window that is no part
+    of the index (a court card's picture, the card's border) is left out. All of the glyph if
+    no piece is that near.
+
+    >>> part = np.zeros((PATCH_H, PATCH_W), np.float32)
+    >>> part[19:23, 10:14] = 1.0  # the pip, at the frame's origin
+    >>> part[0:3, 0:3] = 1.0  # a court picture's corner
+    >>> mask = index_glyph_mask(part, 0)
+    >>> int(mask.sum()), int(glyph_mask(part, 0).sum())
+    (16, 25)
+    """
+    glyph = (part > GLYPH_LEVEL * float(part.max())).astype(np.uint8)
+    count, labels = cv2.connectedComponents(glyph, connectivity=8)
+    near = np.zeros_like(glyph)
+    to_patch = cv2.invertAffineTransform(patch_matrix(np.eye(3)[:2]))
+    for x, y in INDEX_POINTS:
+        u, v = to_patch @ np.array([x, y, 1.0])
+        cv2.circle(near, (round(u), round(v)), INDEX_REACH, 1, -1)
+    keep = np.unique(labels[(near > 0) & (glyph > 0)])
+    own = np.isin(labels, keep[keep > 0]).astype(np.uint8) if (keep > 0).any() else glyph
+    grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * margin + 1,) * 2)
+    out: npt.NDArray[Any] = cv2.dilate(own, grow)
     return out
 
 

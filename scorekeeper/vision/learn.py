@@ -22,6 +22,7 @@ from scorekeeper.vision.errors import NoIndexFoundError
 from scorekeeper.vision.features import (
     CANON_H,
     CANON_W,
+    GLYPH_GROW,
     INK_LEVEL,
     PATCH_H,
     PATCH_W,
@@ -34,6 +35,7 @@ from scorekeeper.vision.features import (
     blur_for_step,
     describe,
     frame_matrix,
+    index_glyph_mask,
     ink_blobs,
     ink_colour,
     inkness,
@@ -194,7 +196,6 @@ def learn_normalised(code: str, norm: FloatImage) -> CardModel:
     centre = np.array([CANON_W / 2, CANON_H / 2])
     card_corners = np.array([[0, 0], [CANON_W, 0], [CANON_W, CANON_H], [0, CANON_H]], np.float64)
     first = frame_matrix(origin, anchors[0])
-    colour = ink_colour(sample_patch(norm, first), sample_patch(ink, first))
     templates, corners, d_ratio, to_canon = [], [], [], []
     for anchor in anchors:
         d = float(np.linalg.norm(origin - anchor))
@@ -218,9 +219,15 @@ def learn_normalised(code: str, norm: FloatImage) -> CardModel:
             local = np.linalg.solve(full, np.hstack([distorted, np.ones((4, 1))]).T).T[:, :2]
             corners.append(local)
             d_ratio.append(d / CANON_W)
+    described = describe(np.stack(templates).astype(np.float32))
+    # The colour is read on the index's own glyphs in the first template (the first anchor,
+    # untilted), as recognition reads it: over the whole window, or on all its glyphs, a court
+    # picture reaching into it made a red jack's ink half black.
+    glyphs = index_glyph_mask(described[0].reshape(PATCH_H, PATCH_W), GLYPH_GROW)
+    colour = ink_colour(sample_patch(norm, first), sample_patch(ink, first) * glyphs)
     return CardModel(
         code=code,
-        templates=describe(np.stack(templates).astype(np.float32)),
+        templates=described,
         corners=np.stack(corners).astype(np.float32),
         d_ratio=np.array(d_ratio, np.float32),
         colour=colour,

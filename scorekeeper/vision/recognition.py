@@ -33,6 +33,7 @@ from scorekeeper.vision.features import (
     CANON_H,
     CANON_W,
     FINE_PARTS,
+    GLYPH_GROW,
     INK_LEVEL,
     PATCH_H,
     PATCH_W,
@@ -45,6 +46,7 @@ from scorekeeper.vision.features import (
     describe,
     frame_matrices,
     glyph_mask,
+    index_glyph_mask,
     ink_colours,
     inkness,
     lone_points,
@@ -80,8 +82,6 @@ FINALISTS: Final = 4
 #: that take their rank from one finalist and their suit from another (``_crosses``).
 FINALIST_GAP: Final = 0.12
 CROSSES: Final = 2
-#: The ink's colour is read this many patch pixels around the best-fitting card's glyphs.
-GLYPH_GROW: Final = 1
 #: Weight of the ink colour difference against the shape correlation.
 COLOUR_WEIGHT: Final = 0.6
 #: The close comparison reads the larger decoded photo when it is this much larger.
@@ -956,7 +956,7 @@ class _Kept:
     so the profile (replaced when a table learns a card) and this go together."""
 
     groups: tuple[_Group, ...]  # the templates in their two groups (``_groups``)
-    glyphs: npt.NDArray[np.uint8]  # each template's glyphs grown by ``GLYPH_GROW``
+    glyphs: npt.NDArray[np.uint8]  # each template's index glyphs grown by ``GLYPH_GROW``
     parts: dict[tuple[int, int, int], _Part]  # the close comparison's learned parts, by
     # (card, template, part), filled as photos need them
     shown: tuple[tuple[int, str] | None, ...]  # each card's rank and suit (``_rank_and_suit``)
@@ -970,7 +970,8 @@ def _kept(profile: DeckProfile) -> _Kept:
     """The work kept with ``profile`` (made on its first photo)."""
     if profile not in _KEPT:
         glyphs = np.stack(
-            [glyph_mask(t.reshape(PATCH_H, PATCH_W), GLYPH_GROW) for t in profile.templates]
+            [index_glyph_mask(t.reshape(PATCH_H, PATCH_W), GLYPH_GROW)
+             for t in profile.templates]
         ) if len(profile.templates) else np.zeros((0, PATCH_H, PATCH_W), np.uint8)
         shown = tuple(_rank_and_suit(code) for code in profile.codes)
         _KEPT[profile] = _Kept(_groups(profile), glyphs, {}, shown, {
