@@ -1617,7 +1617,7 @@ def _assemble(
         used.update(marks)
         if g.lone and _another_corner(cards, g.card, quad, point, profile, template):
             continue
-        if not g.lone and _mirrored_index(scene, cards, g.card, quad, point, profile, template):
+        if not g.lone and _mirrored_index(cards, g.card, quad, point, profile, template):
             continue
         same = next((c for c in cards if _same_card(c, g.card, quad, point)), None)
         if same is not None:
@@ -1716,15 +1716,16 @@ def _another_corner(cards: list[_Card], code: int, quad: npt.NDArray[np.float64]
     return False
 
 
-def _mirrored_index(scene: Scene, cards: list[_Card], code: int, quad: npt.NDArray[np.float64],
+def _mirrored_index(cards: list[_Card], code: int, quad: npt.NDArray[np.float64],
                     point: npt.NDArray[np.float64], profile: DeckProfile, template: int) -> bool:
     """Whether an index read as ``code`` at ``point`` (its card at ``quad``) is another index of
-    a card already read, printed at the other end of an edge: a four-index deck (skat decks,
-    poker decks with jumbo indices) shows an index at every corner, and one read at the top
-    right as a top-left index puts a second card beside the first. Such an index lies where
-    the card's own index lies mirrored left to right, the same way up, or top to bottom,
-    turned (``MIRROR_NEAR``). Either outline then holds both indices, mirror images of each
-    other: the one whose outline shows the more as an edge is kept."""
+    a card already read, printed at the other end of the same edge: a four-index deck (skat
+    decks, poker decks with jumbo indices) shows an index at every corner, and one read at the
+    top right as a top-left index puts a second card beside the first. Such an index runs the
+    same way as the card's own and lies where that one lies mirrored left to right
+    (``MIRROR_NEAR``), seen from either outline. Of the two outlines, the one that holds both
+    indices is kept. (Indices mirrored top to bottom, turned, are left alone: both outlines
+    then hold both, and in fans neither choice of outline was right often enough.)"""
     for card in cards:
         first = card.index_points[0]
         if card.card != code or not _same_way(card.quad, quad) or not (
