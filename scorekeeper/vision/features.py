@@ -177,9 +177,19 @@ def glyph_mask(part: FloatImage, margin: int) -> npt.NDArray[np.uint8]:
     >>> int(glyph_mask(part, 2).sum()), int(glyph_mask(part, 2)[0, 0])
     (17, 0)
     """
+    return _grown(_glyph(part), margin)
+
+
+def _glyph(part: FloatImage) -> npt.NDArray[np.uint8]:
+    """1 on a learned part's glyph: its pixels brighter than ``GLYPH_LEVEL`` of its brightest."""
+    out: npt.NDArray[np.uint8] = (part > GLYPH_LEVEL * float(part.max())).astype(np.uint8)
+    return out
+
+
+def _grown(mask: npt.NDArray[np.uint8], margin: int) -> npt.NDArray[np.uint8]:
+    """A 0/1 mask grown by ``margin`` pixels."""
     grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * margin + 1,) * 2)
-    out: npt.NDArray[Any] = cv2.dilate(
-        (part > GLYPH_LEVEL * float(part.max())).astype(np.uint8), grow)
+    out: npt.NDArray[Any] = cv2.dilate(mask, grow)
     return out
 
 
@@ -292,18 +302,25 @@ def index_glyph_mask(part: FloatImage, margin: int) -> npt.NDArray[np.uint8]:
     >>> int(mask.sum()), int(glyph_mask(part, 0).sum())
     (16, 25)
     """
-    glyph = (part > GLYPH_LEVEL * float(part.max())).astype(np.uint8)
-    count, labels = cv2.connectedComponents(glyph, connectivity=8)
-    near = np.zeros_like(glyph)
+    glyph = _glyph(part)
+    _, labels = cv2.connectedComponents(glyph, connectivity=8)
+    keep = np.unique(labels[_INDEX_NEAR & (glyph > 0)])
+    own = np.isin(labels, keep[keep > 0]).astype(np.uint8) if (keep > 0).any() else glyph
+    return _grown(own, margin)
+
+
+def _index_near() -> npt.NDArray[np.bool_]:
+    """The patch pixels within ``INDEX_REACH`` of ``INDEX_POINTS``."""
+    near = np.zeros((PATCH_H, PATCH_W), np.uint8)
     to_patch = cv2.invertAffineTransform(patch_matrix(np.eye(3)[:2]))
     for x, y in INDEX_POINTS:
         u, v = to_patch @ np.array([x, y, 1.0])
         cv2.circle(near, (round(u), round(v)), INDEX_REACH, 1, -1)
-    keep = np.unique(labels[(near > 0) & (glyph > 0)])
-    own = np.isin(labels, keep[keep > 0]).astype(np.uint8) if (keep > 0).any() else glyph
-    grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * margin + 1,) * 2)
-    out: npt.NDArray[Any] = cv2.dilate(own, grow)
+    out: npt.NDArray[np.bool_] = near > 0
     return out
+
+
+_INDEX_NEAR: Final = _index_near()
 
 
 @dataclass(frozen=True, slots=True, eq=False)
