@@ -138,7 +138,22 @@ def _find_index(norm: FloatImage, level: float, art_pip: bool) -> tuple[Blob, li
         raise NoIndexFoundError(
             "no corner index (rank above suit) found in the card's top-left corner"
         )
-    top = min(in_box, key=lambda b: b.y)
+    highest = min(in_box, key=lambda b: b.y)
+    # A large pip printed beside the rank may reach higher than the rank: where the top-most
+    # mark has no pip below it, a smaller mark beside it is tried as the rank.
+    tops = [highest] + sorted(
+        (b for b in in_box if b is not highest and b.size < highest.size
+         and b.y < highest.y + highest.h), key=lambda b: b.x + b.y)
+    for top in tops:
+        found = _index_below(top, in_box, marks, w, art_pip)
+        if found is not None:
+            return found
+    raise NoIndexFoundError("the card's corner shows a rank but no suit pip below it")
+
+
+def _index_below(top: Blob, in_box: list[Blob], marks: list[Blob], w: int,
+                 art_pip: bool) -> tuple[Blob, list[Blob]] | None:
+    """The pip and rank marks of an index whose rank's top mark is ``top``, or None."""
     # The rank's marks sit side by side (the 1 and 0 of 10), no wider apart than a glyph;
     # court art beside the index is not part of it. A large pip printed beside the rank
     # looks like a second rank mark, so the rank alone is tried where that leaves no pip.
@@ -155,7 +170,7 @@ def _find_index(norm: FloatImage, level: float, art_pip: bool) -> tuple[Blob, li
         # (The art's mark taken for a pip may be any size: the card is learned with a doubt.)
         if pip is not None and (gap is None or pip.size >= PIP_MIN * w):
             return pip, ranks
-    raise NoIndexFoundError("the card's corner shows a rank but no suit pip below it")
+    return None
 
 
 def _pip_below(marks: list[Blob], ranks: list[Blob], gap: float | None) -> Blob | None:
