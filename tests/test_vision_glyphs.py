@@ -67,6 +67,17 @@ def test_a_neighbouring_card_beside_the_glyph_leaves_the_match_whole() -> None:
     assert around > 0.98
 
 
+def test_an_index_whose_body_pip_is_hidden_still_matches_its_own_glyphs() -> None:
+    # A card's body pip within its index's window, hidden by the card above in a fan, counts
+    # against the card around all the window's glyphs, not around the index's own.
+    learned = _index()
+    cv2.circle(learned, (21, 17), 2, 1.0, -1)
+    template = describe(learned.reshape(1, -1))
+    seen = _index().reshape(1, -1)
+    assert float(GlyphTemplates.of(template).correlate(seen)[0, 0]) < 0.95
+    assert float(GlyphTemplates.of(template, own=True).correlate(seen)[0, 0]) > 0.98
+
+
 def test_the_glyph_itself_still_decides() -> None:
     ring, bar = (describe(_index(r).reshape(1, -1)) for r in ("ring", "bar"))
     glyphs = GlyphTemplates.of(np.vstack([ring, bar]))

@@ -201,14 +201,16 @@ class GlyphTemplates:
     parts: tuple[tuple[FloatImage, FloatImage], ...]
 
     @classmethod
-    def of(cls, templates: FloatImage) -> GlyphTemplates:
-        """From described templates (T, PATCH_H * PATCH_W)."""
+    def of(cls, templates: FloatImage, own: bool = False) -> GlyphTemplates:
+        """From described templates (T, PATCH_H * PATCH_W): around all their glyphs, or with
+        ``own`` around the index's own glyphs only (``index_glyph_mask``)."""
         shaped = templates.reshape(-1, PATCH_H, PATCH_W)
+        whole = np.stack([index_glyph_mask(t, GLYPH_MARGIN) for t in shaped]) if own else None
         parts = []
         for rows in (slice(0, SPLIT_ROW), slice(SPLIT_ROW, PATCH_H)):
             masks = np.zeros((len(shaped), rows.stop - rows.start, PATCH_W), np.float32)
             for i, t in enumerate(shaped[:, rows]):
-                masks[i] = glyph_mask(t, GLYPH_MARGIN)
+                masks[i] = glyph_mask(t, GLYPH_MARGIN) if whole is None else whole[i, rows]
             flat_t = shaped[:, rows].reshape(len(shaped), -1)
             flat_m = masks.reshape(len(shaped), -1)
             count = np.maximum(flat_m.sum(axis=1, keepdims=True), 1.0)

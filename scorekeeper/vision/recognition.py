@@ -20,7 +20,7 @@ import weakref
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import cv2
 import numpy as np
@@ -82,6 +82,11 @@ FINALISTS: Final = 4
 #: that take their rank from one finalist and their suit from another (``_crosses``).
 FINALIST_GAP: Final = 0.12
 CROSSES: Final = 2
+#: Up to this many further finalists: the best cards compared around the index's own glyphs
+#: only, within ``FINALIST_GAP`` of the best so compared. Around all the glyphs of the window,
+#: a fanned card whose body pips the card above hides (KDE standard's six of spades) comes
+#: closer to a card with none beside its index (the three) than to itself.
+RESCUED: Final = 2
 #: Weight of the ink colour difference against the shape correlation.
 COLOUR_WEIGHT: Final = 0.6
 #: The close comparison reads the larger decoded photo when it is this much larger.
@@ -824,7 +829,7 @@ def _score(scene: Scene, ink: FloatImage, guesses: list[_Guess], profile: DeckPr
     """The coarse comparison: each guess's index patch against every learned index, first over
     the whole window (cheap: it drops pairs of marks that are no index), then around each
     learned glyph; set the best card, the runner-up and the finalists of guesses that come
-    close to one."""
+    close to one (with the best few around the index's own glyphs, ``RESCUED``)."""
     patches = np.empty((len(guesses), PATCH_W * PATCH_H), np.float32)
     frames = np.stack([g.frame for g in guesses])
     steps = STEP * np.array([g.unit for g in guesses])
@@ -838,9 +843,9 @@ def _score(scene: Scene, ink: FloatImage, guesses: list[_Guess], profile: DeckPr
     split = next((i for i, g in enumerate(guesses) if g.lone), len(guesses))
     found = [_compare(patches[split:] if group.lone else patches[:split], group, n,
                       split if group.lone else 0) for group in kept.groups]
-    rows = np.concatenate([f[0] for f in found])
-    per_card = np.concatenate([f[1] for f in found])
-    best_template = np.concatenate([f[2] for f in found])
+    rows = np.concatenate([f.rows for f in found])
+    per_card = np.concatenate([f.per_card for f in found])
+    best_template = np.concatenate([f.best for f in found])
     if not len(rows):
         return
     # The ink is read on the glyphs of the card whose shape fits best: the window also holds
@@ -848,8 +853,12 @@ def _score(scene: Scene, ink: FloatImage, guesses: list[_Guess], profile: DeckPr
     glyphs = kept.glyphs[best_template[np.arange(len(rows)), np.argmax(per_card, axis=1)]]
     colours = ink_colours(sample_patches(scene.norm, frames[rows]),
                           patches[rows] * glyphs.reshape(len(rows), -1))
-    combined = per_card - _colour_penalty(profile.colours[None], colours[:, None])
+    penalty = _colour_penalty(profile.colours[None], colours[:, None])
+    combined = per_card - penalty
     orders = np.argsort(-combined, axis=1)[:, :max(FINALISTS, 2)]
+    own = np.concatenate([f.own for f in found]) - penalty
+    own_best = np.concatenate([f.own_best for f in found])
+    own_orders = np.argsort(-own, axis=1)[:, :RESCUED]
     for k, i in enumerate(rows.tolist()):
         g, order, scores = guesses[i], orders[k], combined[k]
         g.card = int(order[0])
@@ -864,6 +873,10 @@ def _score(scene: Scene, ink: FloatImage, guesses: list[_Guess], profile: DeckPr
         g.finalists += crosses
         g.templates = {int(c): int(best_template[k, c])
                        for c in (*order[:FINALISTS].tolist(), *crosses)}
+        rescued = tuple(int(c) for c in own_orders[k] if int(c) not in g.finalists
+                        and own[k, c] >= own[k, own_orders[k, 0]] - FINALIST_GAP)
+        g.finalists += rescued
+        g.templates.update({c: int(own_best[k, c]) for c in rescued})
 
 
 def _crosses(finalists: tuple[int, ...], shown: tuple[tuple[int, str] | None, ...],
@@ -890,15 +903,28 @@ def _crosses(finalists: tuple[int, ...], shown: tuple[tuple[int, str] | None, ..
     return tuple(out)
 
 
-def _compare(patches: FloatImage, group: _Group, n: int, first: int) -> tuple[
-        npt.NDArray[np.int64], npt.NDArray[np.float32], npt.NDArray[np.int64]]:
+class _Compared(NamedTuple):
+    """What ``_compare`` found: the rows of the guesses that come close to a learned index,
+    each card's best score for them and which template (of the profile's) that is; and the
+    same around the index's own glyphs only."""
+
+    rows: npt.NDArray[np.int64]
+    per_card: npt.NDArray[np.float32]
+    best: npt.NDArray[np.int64]
+    own: npt.NDArray[np.float32]
+    own_best: npt.NDArray[np.int64]
+
+
+def _compare(patches: FloatImage, group: _Group, n: int, first: int) -> _Compared:
     """Patches (guesses ``first`` on) against one group of templates: the guesses that come
     close to one of them (``PRESELECT`` over the whole window) and then, around its glyphs,
     to ``SHORTLIST``; for those, each card's best score around its glyphs and which template
-    (of the profile's) that is. In chunks of rows: a busy print gives tens of thousands of
-    guesses, and each row holds a score per template."""
+    (of the profile's) that is, and the same around the index's own glyphs only. In chunks
+    of rows: a busy print gives tens of thousands of guesses, and each row holds a score per
+    template."""
     rows, per_card, best = [np.zeros(0, np.int64)], [np.zeros((0, n), np.float32)], [
         np.zeros((0, n), np.int64)]
+    own_card, own_best = [np.zeros((0, n), np.float32)], [np.zeros((0, n), np.int64)]
     for start in range(0, len(patches), SCORE_ROWS):
         chunk = patches[start:start + SCORE_ROWS]
         kept = np.nonzero((describe(chunk) @ group.templates.T).max(axis=1) >= PRESELECT)[0]
@@ -908,7 +934,11 @@ def _compare(patches: FloatImage, group: _Group, n: int, first: int) -> tuple[
         rows.append(first + start + kept[close])
         per_card.append(top)
         best.append(group.columns[which])
-    return np.concatenate(rows), np.concatenate(per_card), np.concatenate(best)
+        top, which = _per_card(group.own.correlate(chunk[kept[close]]), group.owner, n)
+        own_card.append(top)
+        own_best.append(group.columns[which])
+    return _Compared(np.concatenate(rows), np.concatenate(per_card), np.concatenate(best),
+                     np.concatenate(own_card), np.concatenate(own_best))
 
 
 def _per_card(scores: npt.NDArray[np.float32], owner: npt.NDArray[np.int32], n: int) -> tuple[
@@ -947,6 +977,7 @@ class _Group:
     templates: FloatImage
     owner: npt.NDArray[np.int32]
     glyphs: GlyphTemplates
+    own: GlyphTemplates  # around the index's own glyphs only
 
 
 @dataclass(frozen=True)
@@ -1004,7 +1035,7 @@ def _groups(profile: DeckProfile) -> tuple[_Group, ...]:
         templates = profile.templates if len(columns) == len(lone) else (
             profile.templates[columns])
         groups.append(_Group(kind, columns, templates, profile.owner[columns],
-                             GlyphTemplates.of(templates)))
+                             GlyphTemplates.of(templates), GlyphTemplates.of(templates, own=True)))
     return tuple(groups)
 
 
