@@ -372,6 +372,20 @@ def test_a_court_cards_ink_colour_is_learned_on_its_index_not_its_picture(
         assert float(np.linalg.norm(colours[court] - pips)) < COLOUR_FREE, court
 
 
+def test_a_four_index_cards_turned_bottom_index_is_not_a_second_card(tmp_path: Path) -> None:
+    # The index at the bottom left, turned, read as a top-left index, put a second copy of
+    # the card on the other side of its left edge (on this fan of five cards, three extra
+    # readings, and a card whose two outlines were the wrong way over).
+    deck = _kde("xskat-german")
+    codes = ["Kcl", "3cl", "4he", "Kdi", "3he", "Ksp", "7sp", "9di", "10di", "5he", "Qsp", "3sp"]
+    profile = _profile(deck, codes, tmp_path, 7, (1600, 1200))
+    shot = make_photo(np.random.default_rng(37), codes, deck, size=(2000, 1500), table="wild")
+    found = recognize(shot.jpeg, profile).cards
+    pairs = match(list(shot.cards), [c.corners for c in found])
+    assert len(found) == len(shot.cards) == len(pairs)
+    assert all(found[pairs[i]].code == t.code for i, t in enumerate(shot.cards))
+
+
 def test_a_large_pip_beside_the_rank_is_not_taken_for_the_rank() -> None:
     # xskat-german's aces print a large pip beside the rank ("D"), reaching higher than it,
     # and the index pip below the rank: the top-most mark has no pip below it, and the card

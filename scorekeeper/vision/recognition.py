@@ -246,8 +246,12 @@ LONE_PLAIN: Final = 0.85
 #: still that card's other corner.
 CORNER_SLACK: Final = 0.05
 #: An index read where a card already read shows its own index mirrored (at the other end of
-#: its top or bottom edge), within this share of the card's width, is another index of it.
+#: its top edge, or turned at the other end of its left edge), within this share of the
+#: card's width, is another index of it.
 MIRROR_NEAR: Final = 0.1
+#: ... and of two outlines of such a card, the one whose picture shows along this share of
+#: its width by its edge between the two indices is kept (``_edge_fit``).
+EDGE_STRIP: Final = 0.3
 #: Which way a lone mark's card lies is told by its learned picture over this share of the
 #: card's width and height next to the mark (in a fan, little more of a card shows).
 LONE_PICTURE: Final = 0.3
@@ -1648,7 +1652,8 @@ def _assemble(
         used.update(marks)
         if g.lone and _another_corner(cards, g.card, quad, point, profile, template):
             continue
-        if not g.lone and _mirrored_index(cards, g.card, quad, point, profile, template):
+        if not g.lone and _mirrored_index(scene, pictures, cards, g.card, quad, point, profile,
+                                          template):
             continue
         same = next((c for c in cards if _same_card(c, g.card, quad, point)), None)
         if same is not None:
@@ -1747,45 +1752,82 @@ def _another_corner(cards: list[_Card], code: int, quad: npt.NDArray[np.float64]
     return False
 
 
-def _mirrored_index(cards: list[_Card], code: int, quad: npt.NDArray[np.float64],
-                    point: npt.NDArray[np.float64], profile: DeckProfile, template: int) -> bool:
+def _mirrored_index(scene: Scene, pictures: _Pictures, cards: list[_Card], code: int,
+                    quad: npt.NDArray[np.float64], point: npt.NDArray[np.float64],
+                    profile: DeckProfile, template: int) -> bool:
     """Whether an index read as ``code`` at ``point`` (its card at ``quad``) is another index of
-    a card already read, printed at the other end of the same edge: a four-index deck (skat
-    decks, poker decks with jumbo indices) shows an index at every corner, and one read at the
-    top right as a top-left index puts a second card beside the first. Such an index runs the
-    same way as the card's own and lies where that one lies mirrored left to right
-    (``MIRROR_NEAR``), seen from either outline. Of the two outlines, the one that holds both
-    indices is kept. (Indices mirrored top to bottom, turned, are left alone: both outlines
-    then hold both, and in fans neither choice of outline was right often enough.)"""
+    a card already read, printed at the other end of an edge: a four-index deck (skat decks,
+    poker decks with jumbo indices) shows an index at every corner, and one read as a top-left
+    index puts a second card beside the first. The top-right index runs the same way as the
+    card's own and lies where that one lies mirrored left to right; the bottom-left one runs
+    the other way round and lies where it lies mirrored top to bottom (``MIRROR_NEAR``,
+    seen from either outline). Of the two outlines, the one that holds both indices is kept;
+    where both do (the bottom-left one), the one whose learned picture the photo shows better
+    along the edge between the two indices (``_edge_fit``): the other is that outline turned
+    over about the edge, and lies on the table or on the cards beside it. (Which lies more on
+    card regions chose worse: in a fan both lie on cards.)"""
     for card in cards:
         first = card.index_points[0]
-        if card.card != code or not _same_way(card.quad, quad) or not (
-                _at_mirror(card.quad, first, point) or _at_mirror(quad, point, first)):
+        turned = _turn_cos(card.quad, quad) < -0.8
+        if card.card != code or not (turned or _same_way(card.quad, quad)):
             continue
-        if (_point_in_quad(first, quad, -CORNER_SLACK)
-                and not _point_in_quad(point, card.quad, -CORNER_SLACK)):
+        seen = (_mirror_offset(card.quad, first, point, turned),
+                _mirror_offset(quad, point, first, turned))
+        # A card's far end, placed from its index, is a few percent out in perspective, one
+        # way from one index and the other way from the other: the bottom-left index (the
+        # far end from the first) is judged from both outlines at once.
+        off = (float(np.linalg.norm((seen[0] + seen[1]) / 2)) if turned
+               else min(float(np.linalg.norm(o)) for o in seen))
+        if off >= MIRROR_NEAR:
+            continue
+        holds_both = _point_in_quad(first, quad, -CORNER_SLACK)
+        if turned:
+            canon = _canon_corners(profile, template)
+            better = holds_both and card.canon is not None and (
+                _edge_fit(scene, pictures, code, canon, quad)
+                > _edge_fit(scene, pictures, code, card.canon, card.quad))
+        else:
+            better = holds_both and not _point_in_quad(point, card.quad, -CORNER_SLACK)
+        if better:
             card.quad, card.canon = quad, _canon_corners(profile, template)
             card.index_points[0] = point
         return True
     return False
 
 
-def _at_mirror(quad: npt.NDArray[np.float64], own: npt.NDArray[np.float64],
-               other: npt.NDArray[np.float64]) -> bool:
-    """Whether ``other`` lies where the index at ``own`` of the card at ``quad`` lies mirrored
-    left to right, within ``MIRROR_NEAR`` of the card's width.
+def _edge_fit(scene: Scene, pictures: _Pictures, code: int, canon: npt.NDArray[np.float64],
+              quad: npt.NDArray[np.float64]) -> float:
+    """How well card ``code``'s learned picture (``canon`` its corners on it) explains the
+    photo along its outline's left edge, from the index corner to the next one, over
+    ``EDGE_STRIP`` of its width (``_picture_fits``); 0 where too small to tell."""
+    side = EDGE_STRIP * (quad[1] - quad[0])
+    strip = np.stack([quad[0], quad[0] + side, quad[3] + side, quad[3]])
+    fits = _picture_fits(scene.ink, pictures, strip, float(np.linalg.norm(quad[1] - quad[0])),
+                         [(code, canon, quad)])
+    return 0.0 if fits is None else fits[0]
+
+
+def _mirror_offset(quad: npt.NDArray[np.float64], own: npt.NDArray[np.float64],
+                   other: npt.NDArray[np.float64], turned: bool = False) -> npt.NDArray[np.float64]:
+    """How far ``other`` lies from where the index at ``own`` of the card at ``quad`` lies
+    mirrored left to right (or, ``turned``, top to bottom), across and along the card, in
+    the card's widths.
 
     >>> quad = np.array([[0.0, 0.0], [10.0, 0.0], [10.0, 14.0], [0.0, 14.0]])
     >>> own = np.array([1.0, 2.0])
-    >>> [_at_mirror(quad, own, np.array(p)) for p in ([9.2, 2.0], [5.0, 2.0], [1.0, 12.1])]
-    [True, False, False]
+    >>> [_mirror_offset(quad, own, np.array(p)).round(2).tolist() for p in ([9.2, 2.0], [5.0, 2.0])]
+    [[0.02, 0.0], [-0.4, 0.0]]
+    >>> _mirror_offset(quad, own, np.array([1.0, 12.1]), turned=True).round(2).tolist()
+    [0.0, 0.01]
     """
     to_unit = cv2.getAffineTransform(quad[:3].astype(np.float32),
                                      np.array([[0, 0], [1, 0], [1, 1]], np.float32))
     (u, v), (x, y) = _mapped(to_unit, np.stack([own, other]))
     aspect = float(np.linalg.norm(quad[3] - quad[0])
                    / max(float(np.linalg.norm(quad[1] - quad[0])), 1e-6))
-    return math.hypot(x - (1 - u), (y - v) * aspect) < MIRROR_NEAR
+    if turned:
+        return np.array([x - u, (y - (1 - v)) * aspect])
+    return np.array([x - (1 - u), (y - v) * aspect])
 
 
 def _add_reading(card: _Card, code: int, score: float, worst: float,
