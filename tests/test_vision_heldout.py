@@ -78,11 +78,12 @@ def test_held_out_standard_deck_read_at_wild_tables(tmp_path: Path) -> None:
     total, right, extra, confident_wrong = _read(deck, profile, CODES, 31, 10)
     print(f"dondorf: {refused} refused, {right}/{total} right, {extra} extra, "
           f"{confident_wrong} confident and wrong")
-    # Floors near the measured level (40 of 48 right, 17 extra, 1 confident and wrong, 2 jokers
-    # refused): a regression guard, not the target (bench/vision_bench.py prints the figures).
+    # Floors near the measured level (37 of 48 right, 2 extra, 2 confident and wrong, 2 jokers
+    # refused; 17 extra before a four-index card's turned bottom-left index was folded into
+    # the card): a regression guard, not the target (bench/vision_bench.py prints the figures).
     assert refused <= 2
     assert right >= 0.75 * total, (right, total)
-    assert extra <= 18
+    assert extra <= 6
     assert confident_wrong <= 2
 
 
