@@ -342,18 +342,25 @@ def _kde(name: str) -> ArtDeck:
     return kde(name)
 
 
+def _read_whole(deck: ArtDeck, codes: list[str], folder: Path, photo_seed: int) -> None:
+    """Learn ``codes`` (profile seed 7, 1600 x 1200 photos), photograph them (``photo_seed``,
+    2000 x 1500, a wild table) and check that every card is read, right, and nothing else."""
+    profile = _profile(deck, codes, folder, 7, (1600, 1200))
+    shot = make_photo(np.random.default_rng(photo_seed), codes, deck, size=(2000, 1500),
+                      table="wild")
+    found = recognize(shot.jpeg, profile).cards
+    pairs = match(list(shot.cards), [c.corners for c in found])
+    assert len(found) == len(shot.cards) == len(pairs)
+    assert [found[pairs[i]].code for i in range(len(shot.cards))] == [
+        t.code for t in shot.cards]
+
+
 def test_a_four_index_cards_other_top_index_is_not_a_second_card(tmp_path: Path) -> None:
     # KDE's xskat-german deck prints its index at all four corners. The one at the top right,
     # read as a top-left index, put a second copy of the card beside it (on this spread of
     # three cards, an extra reading).
-    deck = _kde("xskat-german")
     codes = ["Kcl", "3cl", "4he", "Kdi", "3he", "Ksp", "7sp", "9di"]
-    profile = _profile(deck, codes, tmp_path, 7, (1600, 1200))
-    shot = make_photo(np.random.default_rng(36), codes, deck, size=(2000, 1500), table="wild")
-    found = recognize(shot.jpeg, profile).cards
-    pairs = match(list(shot.cards), [c.corners for c in found])
-    assert len(found) == len(shot.cards) == len(pairs)
-    assert all(found[pairs[i]].code == t.code for i, t in enumerate(shot.cards))
+    _read_whole(_kde("xskat-german"), codes, tmp_path, 36)
 
 
 def test_a_court_cards_ink_colour_is_learned_on_its_index_not_its_picture(
@@ -376,14 +383,8 @@ def test_a_four_index_cards_turned_bottom_index_is_not_a_second_card(tmp_path: P
     # The index at the bottom left, turned, read as a top-left index, put a second copy of
     # the card on the other side of its left edge (on this fan of five cards, three extra
     # readings, and a card whose two outlines were the wrong way over).
-    deck = _kde("xskat-german")
     codes = ["Kcl", "3cl", "4he", "Kdi", "3he", "Ksp", "7sp", "9di", "10di", "5he", "Qsp", "3sp"]
-    profile = _profile(deck, codes, tmp_path, 7, (1600, 1200))
-    shot = make_photo(np.random.default_rng(37), codes, deck, size=(2000, 1500), table="wild")
-    found = recognize(shot.jpeg, profile).cards
-    pairs = match(list(shot.cards), [c.corners for c in found])
-    assert len(found) == len(shot.cards) == len(pairs)
-    assert all(found[pairs[i]].code == t.code for i, t in enumerate(shot.cards))
+    _read_whole(_kde("xskat-german"), codes, tmp_path, 37)
 
 
 def test_a_large_pip_beside_the_rank_is_not_taken_for_the_rank() -> None:
@@ -402,12 +403,5 @@ def test_a_fanned_card_whose_body_pips_are_hidden_is_read_by_its_index(tmp_path:
     # compared over every glyph of the window, KDE standard's six of spades and kings came
     # closer to the threes (blank beside their index) than to themselves, and were not among
     # the finalists. On this photo one card was misread so.
-    deck = _kde("standard")
     codes = ["Ksp", "Kcl", "6sp", "Kdi", "3sp", "3cl", "8cl", "2cl", "9cl", "5sp", "5cl"]
-    profile = _profile(deck, codes, tmp_path, 7, (1600, 1200))
-    shot = make_photo(np.random.default_rng(28), codes, deck, size=(2000, 1500), table="wild")
-    found = recognize(shot.jpeg, profile).cards
-    pairs = match(list(shot.cards), [c.corners for c in found])
-    assert len(found) == len(shot.cards) == len(pairs)
-    assert [found[pairs[i]].code for i in range(len(shot.cards))] == [
-        t.code for t in shot.cards]
+    _read_whole(_kde("standard"), codes, tmp_path, 28)
