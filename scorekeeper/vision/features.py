@@ -177,7 +177,7 @@ def glyph_mask(part: FloatImage, margin: int) -> npt.NDArray[np.uint8]:
     >>> int(glyph_mask(part, 2).sum()), int(glyph_mask(part, 2)[0, 0])
     (17, 0)
     """
-    return _grown(_glyph(part), margin)
+    return grown(_glyph(part), margin)
 
 
 def _glyph(part: FloatImage) -> npt.NDArray[np.uint8]:
@@ -186,7 +186,7 @@ def _glyph(part: FloatImage) -> npt.NDArray[np.uint8]:
     return out
 
 
-def _grown(mask: npt.NDArray[np.uint8], margin: int) -> npt.NDArray[np.uint8]:
+def grown(mask: npt.NDArray[np.uint8], margin: int) -> npt.NDArray[np.uint8]:
     """A 0/1 mask grown by ``margin`` pixels."""
     grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * margin + 1,) * 2)
     out: npt.NDArray[Any] = cv2.dilate(mask, grow)
@@ -201,11 +201,13 @@ class GlyphTemplates:
     parts: tuple[tuple[FloatImage, FloatImage], ...]
 
     @classmethod
-    def of(cls, templates: FloatImage, own: bool = False) -> GlyphTemplates:
-        """From described templates (T, PATCH_H * PATCH_W): around all their glyphs, or with
-        ``own`` around the index's own glyphs only (``index_glyph_mask``)."""
+    def of(cls, templates: FloatImage,
+           own: npt.NDArray[np.uint8] | None = None) -> GlyphTemplates:
+        """From described templates (T, PATCH_H * PATCH_W): around all their glyphs, or around
+        the index's own glyphs only, given as ``own`` (``index_glyph`` of each, T x PATCH_H x
+        PATCH_W)."""
         shaped = templates.reshape(-1, PATCH_H, PATCH_W)
-        whole = np.stack([index_glyph_mask(t, GLYPH_MARGIN) for t in shaped]) if own else None
+        whole = None if own is None else np.stack([grown(g, GLYPH_MARGIN) for g in own])
         parts = []
         for rows in (slice(0, SPLIT_ROW), slice(SPLIT_ROW, PATCH_H)):
             masks = np.zeros((len(shaped), rows.stop - rows.start, PATCH_W), np.float32)
@@ -292,10 +294,7 @@ INDEX_REACH: Final = 3
 
 
 def index_glyph_mask(part: FloatImage, margin: int) -> npt.NDArray[np.uint8]:
-    """``glyph_mask`` of an index patch's own glyphs: of the glyph's pieces, those within
-    ``INDEX_REACH`` patch pixels of one of ``INDEX_POINTS``; ink in the window that is no part
-    of the index (a court card's picture, the card's border) is left out. All of the glyph if
-    no piece is that near.
+    """``glyph_mask`` of an index patch's own glyphs (``index_glyph``).
 
     >>> part = np.zeros((PATCH_H, PATCH_W), np.float32)
     >>> part[19:23, 10:14] = 1.0  # the pip, at the frame's origin
@@ -304,11 +303,20 @@ def index_glyph_mask(part: FloatImage, margin: int) -> npt.NDArray[np.uint8]:
     >>> int(mask.sum()), int(glyph_mask(part, 0).sum())
     (16, 25)
     """
+    return grown(index_glyph(part), margin)
+
+
+def index_glyph(part: FloatImage) -> npt.NDArray[np.uint8]:
+    """1 on an index patch's own glyphs: of the glyph's pieces, those within ``INDEX_REACH``
+    patch pixels of one of ``INDEX_POINTS``; ink in the window that is no part of the index (a
+    court card's picture, the card's border) is left out. All of the glyph if no piece is that
+    near."""
     glyph = _glyph(part)
     _, labels = cv2.connectedComponents(glyph, connectivity=8)
     keep = np.unique(labels[_INDEX_NEAR & (glyph > 0)])
-    own = np.isin(labels, keep[keep > 0]).astype(np.uint8) if (keep > 0).any() else glyph
-    return _grown(own, margin)
+    own: npt.NDArray[np.uint8] = (np.isin(labels, keep[keep > 0]).astype(np.uint8)
+                                  if (keep > 0).any() else glyph)
+    return own
 
 
 def _index_near() -> npt.NDArray[np.bool_]:

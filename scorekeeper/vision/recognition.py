@@ -46,7 +46,8 @@ from scorekeeper.vision.features import (
     describe,
     frame_matrices,
     glyph_mask,
-    index_glyph_mask,
+    grown,
+    index_glyph,
     ink_colours,
     inkness,
     lone_points,
@@ -1004,12 +1005,12 @@ _KEPT: weakref.WeakKeyDictionary[DeckProfile, _Kept] = weakref.WeakKeyDictionary
 def _kept(profile: DeckProfile) -> _Kept:
     """The work kept with ``profile`` (made on its first photo)."""
     if profile not in _KEPT:
-        glyphs = np.stack(
-            [index_glyph_mask(t.reshape(PATCH_H, PATCH_W), GLYPH_GROW)
-             for t in profile.templates]
+        own = np.stack(
+            [index_glyph(t.reshape(PATCH_H, PATCH_W)) for t in profile.templates]
         ) if len(profile.templates) else np.zeros((0, PATCH_H, PATCH_W), np.uint8)
+        glyphs = np.stack([grown(g, GLYPH_GROW) for g in own]) if len(own) else own
         shown = tuple(_rank_and_suit(code) for code in profile.codes)
-        _KEPT[profile] = _Kept(_groups(profile), glyphs, {}, shown, {
+        _KEPT[profile] = _Kept(_groups(profile, own), glyphs, {}, shown, {
             rank_and_suit: card for card, rank_and_suit in enumerate(shown)
             if rank_and_suit is not None and not profile.lone[card]})
     return _KEPT[profile]
@@ -1027,9 +1028,9 @@ def _rank_and_suit(code: str) -> tuple[int, str] | None:
     return None if card.suit is None else (card.rank, card.suit)
 
 
-def _groups(profile: DeckProfile) -> tuple[_Group, ...]:
+def _groups(profile: DeckProfile, own: npt.NDArray[np.uint8]) -> tuple[_Group, ...]:
     """The profile's templates in their two groups, prepared for comparison around their
-    glyphs."""
+    glyphs (and around their index's own glyphs, ``own``: ``index_glyph`` of each)."""
     lone = profile.lone[profile.owner]
     groups = []
     for kind in (False, True):
@@ -1039,7 +1040,8 @@ def _groups(profile: DeckProfile) -> tuple[_Group, ...]:
         templates = profile.templates if len(columns) == len(lone) else (
             profile.templates[columns])
         groups.append(_Group(kind, columns, templates, profile.owner[columns],
-                             GlyphTemplates.of(templates), GlyphTemplates.of(templates, own=True)))
+                             GlyphTemplates.of(templates),
+                             GlyphTemplates.of(templates, own[columns])))
     return tuple(groups)
 
 
@@ -1781,15 +1783,15 @@ def _mirrored_index(scene: Scene, pictures: _Pictures, cards: list[_Card], code:
         if off >= MIRROR_NEAR:
             continue
         holds_both = _point_in_quad(first, quad, -CORNER_SLACK)
+        canon = _canon_corners(profile, template)
         if turned:
-            canon = _canon_corners(profile, template)
             better = holds_both and card.canon is not None and (
                 _edge_fit(scene, pictures, code, canon, quad)
                 > _edge_fit(scene, pictures, code, card.canon, card.quad))
         else:
             better = holds_both and not _point_in_quad(point, card.quad, -CORNER_SLACK)
         if better:
-            card.quad, card.canon = quad, _canon_corners(profile, template)
+            card.quad, card.canon = quad, canon
             card.index_points[0] = point
         return True
     return False
