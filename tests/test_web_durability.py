@@ -63,6 +63,29 @@ def listening(process: subprocess.Popen[str], port: int, seconds: float) -> None
     raise AssertionError(f"serve did not start listening within {seconds:g} s")
 
 
+def group_gone(group: int, seconds: float) -> None:
+    """Return once no process of process group ``group`` is alive (zombies waiting to be
+    reaped count as gone), or after ``seconds``. A worker killed in the middle of a write may
+    outlive the process that leads its group for a moment, and while it lives its socket
+    shares the port (SO_REUSEPORT) with a server started again on it: the kernel may hand a
+    new connection to that socket, which is reset when the worker dies."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        alive = False
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                # After the command's closing parenthesis: state, parent, process group.
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == group and fields[0] != "Z":
+                alive = True
+                break
+        if not alive:
+            return
+        time.sleep(0.05)
+
+
 def writer(url: str, table: dict[str, Any], acked: list[tuple[int, str]],
            stop: threading.Event) -> None:
     session = requests.Session()
@@ -121,6 +144,7 @@ def test_sigkill_during_writes_loses_no_acknowledged_event(
     total = sum(len(a) for a in acked.values())
     assert total >= 150, "the writers should have been acknowledged before the kill"
 
+    group_gone(server.pid, 10)
     server = serve(database, port)  # restart on the same file
     try:
         for table in tables:
