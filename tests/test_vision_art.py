@@ -398,6 +398,27 @@ def test_a_large_pip_beside_the_rank_is_not_taken_for_the_rank() -> None:
     assert abs(float(ace.d_ratio[0]) - float(two.d_ratio[0])) < 0.2 * float(two.d_ratio[0])
 
 
+def test_a_pip_joined_to_the_picture_by_a_thin_line_is_parted_from_it() -> None:
+    # Paris's king of hearts prints the sword's point touching the index's heart, and the
+    # sword touches the card's printed outline: at every ink level the pip was part of one
+    # mark with them, and the card was refused.
+    _need_art("paris")
+    deck = aisleriot("paris")
+    king = learn_card("Khe", deck.cards["Khe"].image)
+    other = learn_card("Kdi", deck.cards["Kdi"].image)
+    assert abs(king.pip_ratio - other.pip_ratio) < 0.2 * other.pip_ratio
+    assert abs(float(king.d_ratio[0]) - float(other.d_ratio[0])) < 0.2 * float(other.d_ratio[0])
+
+
+def test_a_court_card_whose_picture_splits_its_white_is_read(tmp_path: Path) -> None:
+    # Paris's court pictures reach both long sides of the card, so the card's white falls
+    # into pieces, none of whose convex hulls holds the card: a sure reading was dropped as
+    # lying off the cards (on this fan of six courts, one of them).
+    _need_art("paris")
+    codes = ["Khe", "Ksp", "Kdi", "Kcl", "Qhe", "Qsp", "Jdi", "Jsp"]
+    _read_whole(aisleriot("paris"), codes, tmp_path, 21)
+
+
 def test_a_fanned_card_whose_body_pips_are_hidden_is_read_by_its_index(tmp_path: Path) -> None:
     # In a fan the card above hides a card's body pips, which lie within its index's window:
     # compared over every glyph of the window, KDE standard's six of spades and kings came

@@ -144,7 +144,9 @@ CORNER_FIRST: Final = 0.7
 #: Share of the edge's length that must show for the card's corner to count as seen.
 EDGE_SHOWN: Final = 0.6
 #: Share of a sure reading's card that must lie within the card regions' convex hulls when
-#: the regions themselves do not hold it (a court card's picture may reach its rim).
+#: the regions themselves do not hold it (a court card's picture may reach its rim), each
+#: region's or those of all it lies on taken together (a picture that reaches both long sides
+#: splits the card's white into pieces).
 HULL_INSIDE: Final = 0.9
 #: Where two cards overlap, the part of the overlap compared with both learned pictures
 #: leaves out this much of its size (outlines are a few percent off).
@@ -1494,15 +1496,24 @@ def _on_cards_many(scene: Scene, quads: npt.NDArray[np.float64], score: float) -
             (_inside_fractions(scene, quads, 0.5) >= 0.4)
             | (_inside_fractions(scene, quads, 0.94, rim=True) >= 0.75)
             | (_inside_fractions(scene, quads, 0.94, hull=True) >= HULL_INSIDE))
+        # The pieces of a card split by its picture, taken together; a quad on one region
+        # was judged by its hull above.
+        rest = np.flatnonzero(~out)
+        points = _spread_points(quads[rest], 0.94)
+        labels = np.sort(scene.regions_at(points.reshape(-1, 2)).reshape(points.shape[:2]),
+                         axis=1)
+        regions = ((np.diff(labels, axis=1) != 0) & (labels[:, 1:] > 0)).sum(axis=1) + (
+            labels[:, 0] > 0)
+        for j in np.flatnonzero(regions > 1).tolist():
+            out[rest[j]] = float(scene.in_joint_hull(points[j]).mean()) >= HULL_INSIDE
         return out
     return _inside_fractions(scene, quads, 0.94) >= 0.75
 
 
 def _inside_fractions(scene: Scene, quads: npt.NDArray[np.float64], far: float,
                       rim: bool = False, hull: bool = False) -> npt.NDArray[np.float64]:
-    """For each quad (M, 4, 2), the share of points spread over it, from its index end to
-    ``far`` of its length, that fall on card regions (with ``hull``, their convex hulls);
-    with ``rim``, of the points along its two long sides only.
+    """For each quad (M, 4, 2), the share of points spread over it (``_spread_points``) that
+    fall on card regions (with ``hull``, their convex hulls).
 
     >>> scene = Scene(*(np.zeros((40, 40, 3), np.float32),) * 2, np.ones((20, 20), np.int32),
     ...               {1: 20.0}, np.zeros((10, 10, 3), np.float32))
@@ -1511,6 +1522,16 @@ def _inside_fractions(scene: Scene, quads: npt.NDArray[np.float64], far: float,
     >>> _inside_fractions(scene, quads, 0.94).tolist()  # the second half off the photo
     [1.0, 0.5]
     """
+    pts = _spread_points(quads, far, rim)
+    inside = scene.regions_at(pts.reshape(-1, 2), hull) > 0
+    out: npt.NDArray[np.float64] = inside.reshape(len(quads), -1).mean(axis=1)
+    return out
+
+
+def _spread_points(quads: npt.NDArray[np.float64], far: float,
+                   rim: bool = False) -> npt.NDArray[np.float64]:
+    """Points spread over each quad (M, 4, 2), from its index end to ``far`` of its length
+    (M, P, 2); with ``rim``, along its two long sides only."""
     u = np.linspace(0.08, 0.92, 6)
     v = np.linspace(0.06, far, 8)
     uu, vv = np.meshgrid(u, v)
@@ -1518,9 +1539,8 @@ def _inside_fractions(scene: Scene, quads: npt.NDArray[np.float64], far: float,
         uu, vv = uu[:, [0, -1]], vv[:, [0, -1]]
     uu, vv = uu.ravel()[None, :, None], vv.ravel()[None, :, None]
     tl, tr, br, bl = (quads[:, None, k] for k in range(4))
-    pts = ((1 - uu) * ((1 - vv) * tl + vv * bl) + uu * ((1 - vv) * tr + vv * br))
-    inside = scene.regions_at(pts.reshape(-1, 2), hull) > 0
-    out: npt.NDArray[np.float64] = inside.reshape(len(quads), -1).mean(axis=1)
+    out: npt.NDArray[np.float64] = (
+        (1 - uu) * ((1 - vv) * tl + vv * bl) + uu * ((1 - vv) * tr + vv * br))
     return out
 
 

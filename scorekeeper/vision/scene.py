@@ -36,6 +36,7 @@ class Scene:
     white_scale: FloatImage  # per-channel factor photo -> normalised, at quarter size
     hulls: npt.NDArray[np.int32] | None = None  # card regions' convex hulls, at half size
     printed: npt.NDArray[np.int32] | None = None  # the regions with their notches (NOTCH)
+    outlines: tuple[npt.NDArray[np.int32], ...] = ()  # each region's convex hull (label - 1)
 
     def regions_at(self, points: npt.NDArray[np.float64], hull: bool = False,
                    printed: bool = False) -> npt.NDArray[np.int32]:
@@ -55,6 +56,26 @@ class Scene:
         out = np.zeros(len(points), np.int32)
         out[valid] = labels[ys[valid], xs[valid]]
         return out
+
+    def in_joint_hull(self, points: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
+        """Whether full-size pixel points (N, 2) lie within the convex hull of all the regions
+        any of them falls on, taken together: a court card whose picture reaches both long
+        sides splits its white into pieces, and the card is the hull of them all.
+
+        >>> labels = np.zeros((10, 20), np.int32); labels[1:9, 1:4] = 1; labels[1:9, 14:19] = 2
+        >>> scene = Scene(*(np.zeros((20, 40, 3), np.float32),) * 2, labels, {}, labels,
+        ...               outlines=region_outlines(labels))
+        >>> scene.in_joint_hull(np.array([[4.0, 4.0], [30.0, 8.0], [18.0, 8.0]])).tolist()
+        [True, True, True]
+        >>> scene.in_joint_hull(np.array([[4.0, 4.0], [18.0, 8.0]])).tolist()
+        [True, False]
+        """
+        hit = [int(k) for k in np.unique(self.regions_at(points)) if 0 < k <= len(self.outlines)]
+        if not hit:
+            return np.zeros(len(points), np.bool_)
+        hull = cv2.convexHull(np.vstack([self.outlines[k - 1] for k in hit]).astype(np.float32))
+        return np.array([cv2.pointPolygonTest(hull, (float(x) / 2, float(y) / 2), False) >= 0
+                         for x, y in points], np.bool_)
 
 
 def white_balance(img: Image) -> FloatImage:
@@ -128,16 +149,29 @@ def fill_regions(white: Mask, min_area: float, bridge: int = 0) -> tuple[
     return labels.astype(np.int32), m.astype(bool)
 
 
-def hull_regions(labels: npt.NDArray[np.int32]) -> npt.NDArray[np.int32]:
-    """Each labelled region's convex hull, filled with its label (where hulls overlap, the
-    higher label)."""
+def hull_regions(labels: npt.NDArray[np.int32],
+                 outlines: tuple[npt.NDArray[np.int32], ...] | None = None) -> (
+        npt.NDArray[np.int32]):
+    """Each labelled region's convex hull (``region_outlines``, unless given), filled with its
+    label (where hulls overlap, the higher label)."""
     out = np.zeros_like(labels)
+    for label, hull in enumerate(region_outlines(labels) if outlines is None else outlines,
+                                 start=1):
+        if len(hull):
+            cv2.fillConvexPoly(out, hull, label)
+    return out
+
+
+def region_outlines(labels: npt.NDArray[np.int32]) -> tuple[npt.NDArray[np.int32], ...]:
+    """Each labelled region's convex hull (its points, M x 2; none for an empty label), in
+    label order from 1."""
+    out: list[npt.NDArray[np.int32]] = []
     for label in range(1, int(labels.max()) + 1):
         contours, _ = cv2.findContours((labels == label).astype(np.uint8), cv2.RETR_EXTERNAL,
                                        cv2.CHAIN_APPROX_SIMPLE)
-        if contours:
-            cv2.fillConvexPoly(out, cv2.convexHull(np.vstack(contours)), label)
-    return out
+        out.append(cv2.convexHull(np.vstack(contours)).reshape(-1, 2).astype(np.int32)
+                   if contours else np.zeros((0, 2), np.int32))
+    return tuple(out)
 
 
 def _gains(img: Image) -> npt.NDArray[np.float32]:
@@ -190,9 +224,10 @@ def analyse(img: Image) -> Scene:
         peaks = np.zeros(count + 1, np.float32)
         np.maximum.at(peaks, labels_half.ravel(), dist.ravel())
         widths = {label: 4.0 * float(peaks[label]) for label in range(1, count + 1)}
-    hulls = hull_regions(labels_half)
+    outlines = region_outlines(labels_half)
+    hulls = hull_regions(labels_half, outlines)
     return Scene(norm, ink, labels_half, widths, small_scale, hulls,
-                 _notches_filled(labels_half, hulls, round(max(hh, hw) * NOTCH)))
+                 _notches_filled(labels_half, hulls, round(max(hh, hw) * NOTCH)), outlines)
 
 
 def _notches_filled(labels: npt.NDArray[np.int32], hulls: npt.NDArray[np.int32],
