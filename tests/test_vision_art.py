@@ -410,13 +410,20 @@ def test_a_pip_joined_to_the_picture_by_a_thin_line_is_parted_from_it() -> None:
     assert abs(float(king.d_ratio[0]) - float(other.d_ratio[0])) < 0.2 * float(other.d_ratio[0])
 
 
-def test_a_court_card_whose_picture_splits_its_white_is_read(tmp_path: Path) -> None:
+@pytest.mark.parametrize("photo_seed", [
+    21,  # a fan of six courts: one of them dropped so
+    5,  # the jack of spades alone, dropped before the close comparison looked at it
+])
+def test_a_court_card_whose_picture_splits_its_white_is_read(tmp_path: Path,
+                                                             photo_seed: int) -> None:
     # Paris's court pictures reach both long sides of the card, so the card's white falls
     # into pieces, none of whose convex hulls holds the card: a sure reading was dropped as
-    # lying off the cards (on this fan of six courts, one of them).
+    # lying off the cards. Placed by its index's marks alone, before the close comparison, a
+    # card's outline is a few percent off, and a court was dropped so even where the pieces'
+    # joint hull holds it (COARSE_REACH).
     _need_art("paris")
     codes = ["Khe", "Ksp", "Kdi", "Kcl", "Qhe", "Qsp", "Jdi", "Jsp"]
-    _read_whole(aisleriot("paris"), codes, tmp_path, 21)
+    _read_whole(aisleriot("paris"), codes, tmp_path, photo_seed)
 
 
 def test_a_fanned_card_whose_body_pips_are_hidden_is_read_by_its_index(tmp_path: Path) -> None:
