@@ -104,8 +104,9 @@ def find_index(norm: FloatImage, art_pip: bool = True,
 
     The rank is the top-most mark near the corner, with any marks beside it (the 1 and 0 of
     10); the pip is the nearest mark right below the rank. Where the index touches court art
-    at the usual ink level, darker levels are tried (thinner ink comes apart), and last a
-    paler one (a pale ink that came apart into specks too small for a pip). With
+    at the usual ink level, darker levels are tried (thinner ink comes apart), then a paler
+    one (a pale ink that came apart into specks too small for a pip), and last the usual level
+    opened (``INDEX_OPENING``: a pip joined to the art by a thin line comes apart). With
     ``art_pip``, a rank with no pip close below it takes the nearest mark of the art below it
     in the index's usual box for one."""
     error: NoIndexFoundError | None = None
