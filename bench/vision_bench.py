@@ -120,6 +120,14 @@ PROBES: dict[str, Callable[[], art.ArtDeck]] = {
     "kde oxygen-white (Toss-like, pale inks; rank and pip at opposite corners)":
         lambda: art.toss_like(art.kde("oxygen-white"), "pale"),
     "kde xskat-german (standard; German suits)": lambda: art.kde("xskat-german"),
+    # A fifth source (Adrian Kennard's CC0 deck, npm), first read before any change was
+    # looked at on it (bench/DATA.md): indices in two corners only, and a large-index variant.
+    "kennard (standard; its joker has no index)": lambda: art.kennard("2color"),
+    "kennard big faces (Toss-like, deep inks)":
+        lambda: art.toss_like(art.kennard("2color-bf"), "deep"),
+    "kennard four-colour (standard)": lambda: art.kennard("4color"),
+    "kennard four-colour big faces (standard)": lambda: art.kennard("4color-bf"),
+    "kennard (Toss-like, pale inks)": lambda: art.toss_like(art.kennard("2color"), "pale"),
 }
 #: Decks never looked at while tuning.
 HELD_OUT: dict[str, Callable[[], art.ArtDeck]] = {
@@ -154,6 +162,11 @@ def install() -> None:
     if missing:
         subprocess.run(["npm", "install", "--prefix", str(prefix), "--no-audit", "--no-fund",
                         "--silent", *missing], check=True)
+    # Only the tarball of this one: its peer dependency (React 16) is not wanted.
+    if not art.kennard_tarball().exists():
+        prefix.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["npm", "pack", "--silent", art.KENNARD_PACKAGE, "--pack-destination",
+                        str(prefix)], check=True, stdout=subprocess.DEVNULL)
 
 
 @dataclass

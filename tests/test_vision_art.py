@@ -90,6 +90,53 @@ def test_missing_art_is_an_input_error_of_the_one_family(tmp_path: Path,
     assert not any(tmp_path.iterdir())  # nothing rendered or kept
 
 
+def test_a_kennard_variant_is_read_from_the_npm_tarball(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    # The fifth source is used only as npm packs it: SVG files named by rank (T for ten) and
+    # suit letter, one joker ("2J"), per variant folder. A tarball laid out the same way, with
+    # three cards of one variant, a file of another variant and one that is no card.
+    import io
+    import tarfile
+
+    from scorekeeper.vision.art import ArtMissingError, kennard, kennard_tarball
+
+    if shutil.which("rsvg-convert") is None:
+        message = "rsvg-convert is missing (apt-get install librsvg2-bin)"
+        if os.environ.get("SCOREKEEPER_REQUIRE_CARD_ART") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    monkeypatch.setenv("SCOREKEEPER_ART_CACHE", str(tmp_path))
+    with pytest.raises(ArtMissingError, match="npm pack react-free-playing-cards@"):
+        kennard("2color")
+    assert not any(tmp_path.iterdir())
+    with pytest.raises(ValueError, match="unknown variant 'huge'"):
+        kennard("huge")
+
+    def card_svg(colour: str) -> bytes:
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" width="250" height="350">'
+                f'<rect width="250" height="350" rx="12" fill="white" stroke="black"/>'
+                f'<rect x="20" y="20" width="30" height="40" fill="{colour}"/></svg>').encode()
+
+    tarball = kennard_tarball()
+    tarball.parent.mkdir(parents=True)
+    files = {"2color/TD.svg": card_svg("red"), "2color/KS.svg": card_svg("black"),
+             "2color/2J.svg": card_svg("black"), "2color/back.svg": card_svg("blue"),
+             "4color/AC.svg": card_svg("green")}
+    with tarfile.open(tarball, "w:gz") as tar:
+        for name, data in files.items():
+            info = tarfile.TarInfo(f"package/src/images/{name}")
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    deck = kennard("2color")
+    assert sorted(deck.codes) == ["10di", "Ksp", "jk-black"] and deck.kind == "standard"
+    ten = deck.cards["10di"]
+    h, w = ten.image.shape[:2]
+    assert abs(h / w - 1.4) < 0.02  # cropped to the card
+    corner = ten.image[round(0.07 * h):round(0.15 * h), round(0.1 * w):round(0.18 * w)]
+    assert corner[..., 2].mean() > 200 > corner[..., 1].mean()  # its red mark, where drawn
+    assert sorted(kennard("4color").codes) == ["Acl"]
+
+
 def test_court_cards_on_grained_wood_are_learned(tmp_path: Path) -> None:
     # Paris courts photographed on wood whose grain comes near the card's cream and whose
     # art splits the card white: neither the white region nor "unlike the table's border"

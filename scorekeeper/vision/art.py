@@ -1,6 +1,6 @@
 """Card art from third-party decks, for judging recognition on designs this project did not draw.
 
-Four sources, each installed by whoever needs it (the benchmark, the tests), never shipped:
+Five sources, each installed by whoever needs it (the benchmark, the tests), never shipped:
 
 - Debian's ``gnome-cards-data``: the Aisleriot card themes, SVG sheets of 13 x 5 cards
   (clubs, diamonds, hearts, spades, then the black joker, the red joker and the back),
@@ -13,6 +13,10 @@ Four sources, each installed by whoever needs it (the benchmark, the tests), nev
 - Debian's ``kdegames-card-data-kf5``: the KDE card decks, one SVG per deck in
   ``/usr/share/carddecks``, each card an element named by rank and suit (``7_heart``,
   ``king_club``), rendered one at a time with ``rsvg-convert --export-id``.
+- npm's ``react-free-playing-cards`` (the package MIT, its cards Adrian Kennard's CC0 deck
+  from www.me.uk/cards): one SVG file per card in four variants (two or four colours, normal
+  or big faces: a large index, a small picture), rendered by ``rsvg-convert``; one joker
+  without an index. Only the package's tarball is used (``npm pack``), never its code.
 
 A Toss-like deck is made from a standard one: the gold suits (crosses, oracles) are the clubs
 and spades with their black ink turned gold, the blue suits (castles, shields) the hearts and
@@ -28,6 +32,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tarfile
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +54,10 @@ KDE_DIR: Final = Path("/usr/share/carddecks")
 LETELE_PACKAGE: Final = "@letele/playing-cards@0.1.0"
 #: The npm package (LGPL-3.0) of the third source, and its exact version.
 AGUILAR_PACKAGE: Final = "@younestouati/playing-cards-standard-deck@3.0.0"
+#: The npm package (MIT; its cards CC0) of the fifth source, and its exact version.
+KENNARD_PACKAGE: Final = "react-free-playing-cards@0.4.2"
+#: Its four variants, by the folder of its ``src/images`` they are in.
+KENNARD_VARIANTS: Final = ("2color", "2color-bf", "4color", "4color-bf")
 _RANK_COLUMNS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 _SHEET_ROWS: Final = ("cl", "di", "he", "sp")
 #: Rendering width of one card (pixels), before it is scaled to ``CARD_W``.
@@ -241,6 +250,48 @@ def aguilar() -> ArtDeck:
                 cards[code] = card
         _store(folder, cards)
     return ArtDeck("npm:@younestouati/playing-cards-standard-deck", "standard", _load(folder))
+
+
+def kennard_tarball() -> Path:
+    """Where the fifth source's npm tarball is kept (``npm pack`` puts it there)."""
+    name, version = KENNARD_PACKAGE.split("@")
+    return cache_dir() / "npm" / f"{name}-{version}.tgz"
+
+
+def kennard(variant: str = "2color") -> ArtDeck:
+    """Adrian Kennard's CC0 deck from npm's ``react-free-playing-cards``, in one of its
+    ``KENNARD_VARIANTS`` (52 cards and a joker without an index, kept as the black joker)."""
+    if variant not in KENNARD_VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}: one of {', '.join(KENNARD_VARIANTS)}")
+    folder = cache_dir() / f"kennard-{variant}"
+    if not (folder / "Kcl.png").exists():
+        tarball = kennard_tarball()
+        if not tarball.exists():
+            raise ArtMissingError(
+                f"the npm package {KENNARD_PACKAGE} is missing: npm pack {KENNARD_PACKAGE} "
+                f"--pack-destination {tarball.parent}")
+        suits = {"C": "cl", "D": "di", "H": "he", "S": "sp"}
+        cards: dict[str, DrawnCard] = {}
+        with tempfile.TemporaryDirectory() as tmp, tarfile.open(tarball) as tar:
+            prefix = f"package/src/images/{variant}/"
+            for member in tar.getmembers():
+                name = member.name[len(prefix):]
+                source = tar.extractfile(member) if member.name.startswith(prefix) else None
+                if source is not None and name.endswith(".svg") and "/" not in name:
+                    (Path(tmp) / name).write_bytes(source.read())
+            for path in sorted(Path(tmp).glob("*.svg")):
+                rank, suit = path.stem[:-1], path.stem[-1]
+                if suit == "J":
+                    code = "jk-black"
+                elif suit in suits:
+                    code = ("10" if rank == "T" else rank) + suits[suit]
+                else:
+                    continue
+                card = _trim(_render_svg(path, _RENDER_W))
+                if card is not None:
+                    cards[code] = card
+        _store(folder, cards)
+    return ArtDeck(f"npm:{KENNARD_PACKAGE.split('@')[0]}:{variant}", "standard", _load(folder))
 
 
 #: The KDE card decks' names for ranks and suits in their element ids.
