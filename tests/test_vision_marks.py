@@ -19,6 +19,8 @@ from scorekeeper.vision.recognition import (
     REFINE_MAX,
     RIVALS,
     SURE,
+    WITHIN_READ,
+    WITHIN_SURE,
     _Card,
     _contest,
     _corner_exposed,
@@ -27,8 +29,9 @@ from scorekeeper.vision.recognition import (
     _lone_guesses,
     _marks,
     _may_lie,
-    _not_within_sure,
+    _not_within_stronger,
     _on_cards,
+    _overlap_share,
     _refined,
     _same_size,
 )
@@ -241,16 +244,34 @@ def test_a_weak_reading_of_a_sure_cards_second_index_is_dropped() -> None:
     sure.index_points = [np.array([20.0, 30.0])]
     other_index = (280.0, 390.0)
     weak = _turned(sure, 170.0, other_index, worst=0.65)
-    assert _not_within_sure([sure, weak]) == [sure]
+    assert _not_within_stronger([sure, weak]) == [sure]
     # Read with some strength, it stays (the player is asked); so does a weak reading whose
-    # outline mostly lies off the sure card, and one lying on a card not read for certain.
+    # outline mostly lies off the sure card.
     fair = _turned(sure, 170.0, other_index, worst=0.8)
-    assert _not_within_sure([sure, fair]) == [sure, fair]
+    assert _not_within_stronger([sure, fair]) == [sure, fair]
     off = _turned(sure, 170.0, other_index, worst=0.65)
     off.quad = off.quad + (250.0, 300.0)
-    assert _not_within_sure([sure, off]) == [sure, off]
-    unsure = _card(0.9, 300.0, 0.0, worst=0.8)
-    assert _not_within_sure([unsure, weak]) == [unsure, weak]
+    assert _not_within_stronger([sure, off]) == [sure, off]
+
+
+def test_a_weak_reading_almost_wholly_on_a_fairly_read_card_is_dropped() -> None:
+    # A blurred photo: the card is read with some strength, not for certain, and its second
+    # index, turned half round, is read again as another card with no strength.
+    fair = _card(0.9, 300.0, 0.0, worst=0.8)
+    fair.index_points = [np.array([20.0, 30.0])]
+    weak = _turned(fair, 170.0, (280.0, 390.0), worst=0.65)
+    assert _overlap_share(weak.quad, fair.quad) > WITHIN_READ
+    assert _not_within_stronger([fair, weak]) == [fair]
+    # Half on it only, it stays (it would not beside a card read for certain) ...
+    half = _turned(fair, 170.0, (280.0, 390.0), worst=0.65)
+    half.quad = half.quad + (120.0, 0.0)
+    assert WITHIN_SURE <= _overlap_share(half.quad, fair.quad) < WITHIN_READ
+    assert _not_within_stronger([fair, half]) == [fair, half]
+    sure = _card(0.99, 300.0, 0.0)
+    assert _not_within_stronger([sure, half]) == [sure]
+    # ... and a weak reading on a card read with no strength either stays.
+    none = _card(0.73, 300.0, 0.0, worst=0.7)
+    assert _not_within_stronger([none, weak]) == [none, weak]
 
 
 def test_two_sure_cards_of_different_sizes_both_stay() -> None:

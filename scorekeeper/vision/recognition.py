@@ -172,6 +172,8 @@ COVERED_INSET: Final = 0.15
 #: A reading with no strength whose outline lies this much within a card read for certain,
 #: its index on that card, is a misreading of that card's marks.
 WITHIN_SURE: Final = 0.5
+#: And this much within a card read with some strength, not for certain.
+WITHIN_READ: Final = 0.75
 #: Below this confidence a card gets a warning asking the player to check it.
 CHECK_BELOW: Final = 0.5
 #: Inkness levels at which ink marks are looked for: the usual one, and a fainter one for
@@ -447,7 +449,7 @@ def find_cards(
         return [], ["no card corners found: make sure each card's corner (rank and suit) shows"]
     _score(scene, ink, guesses, profile)
     cards = _assemble(scene, blobs, parts, guesses, profile, _Fine(scene, ink, profile, detail))
-    cards = _same_size(_not_within_sure(cards))
+    cards = _same_size(_not_within_stronger(cards))
     if not cards:
         warnings.append("no card could be read: hold the phone closer or steadier and retake")
     cards, leads = _uncovered(cards, _leads(cards, scene.ink, profile))
@@ -1933,15 +1935,19 @@ def _same_size(cards: list[_Card]) -> list[_Card]:
             if 0.55 < s / median < 1.8 or 2 * w >= weights.sum() > 0]
 
 
-def _not_within_sure(cards: list[_Card]) -> list[_Card]:
-    """Drop readings with no strength (``_strength`` 0) whose index lies on a card read for
-    certain and whose outline mostly lies on it (``WITHIN_SURE``): another reading of that
-    card's own marks (its second index turned half round, read as another card with a
-    crooked outline)."""
-    sure = [c for c in cards if _strength(c.worst) >= 1.0]
-    return [c for c in cards if _strength(c.worst) > 0.0 or not any(
-        _point_in_quad(c.index_points[0], s.quad, 0.0)
-        and _overlap_share(c.quad, s.quad) >= WITHIN_SURE for s in sure)]
+def _not_within_stronger(cards: list[_Card]) -> list[_Card]:
+    """Drop readings with no strength (``_strength`` 0) whose index lies on a card read with
+    some strength and whose outline lies on it: mostly (``WITHIN_SURE``) where that card is
+    read for certain, almost wholly (``WITHIN_READ``) where it is not. Such a reading is
+    another reading of that card's own marks: its second index turned half round, read as
+    another card with a crooked outline (on a blurred photo, where neither reading is sure,
+    each card of it was read twice)."""
+    def within(c: _Card, s: _Card) -> bool:
+        share = WITHIN_SURE if _strength(s.worst) >= 1.0 else WITHIN_READ
+        return (_point_in_quad(c.index_points[0], s.quad, 0.0)
+                and _overlap_share(c.quad, s.quad) >= share)
+    read = [c for c in cards if _strength(c.worst) > 0.0]
+    return [c for c in cards if _strength(c.worst) > 0.0 or not any(within(c, s) for s in read)]
 
 
 def _overlap_share(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> float:
