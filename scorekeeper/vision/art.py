@@ -34,6 +34,7 @@ import shutil
 import subprocess
 import tarfile
 import tempfile
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -223,6 +224,50 @@ def letele() -> ArtDeck:
     return ArtDeck("npm:@letele/playing-cards", "standard", _load(folder))
 
 
+def _render_files(paths: Iterable[Path], code_of: Callable[[str], str | None]) -> dict[
+        str, DrawnCard]:
+    """One SVG file per card, each named so that ``code_of`` gives its code from the file's
+    stem (None: no card), rendered and cropped to the card."""
+    cards: dict[str, DrawnCard] = {}
+    for path in sorted(paths):
+        code = code_of(path.stem)
+        card = None if code is None else _trim(_render_svg(path, _RENDER_W))
+        if code is not None and card is not None:
+            cards[code] = card
+    return cards
+
+
+def _aguilar_code(name: str) -> str | None:
+    """A card's code from its file's name in the third source (rank number, suit letter).
+
+    >>> _aguilar_code("13c"), _aguilar_code("1h"), _aguilar_code("joker"), _aguilar_code("back")
+    ('Kcl', 'Ahe', 'jk-red', None)
+    """
+    ranks = {"1": "A", "11": "J", "12": "Q", "13": "K"}
+    suits = {"c": "cl", "d": "di", "h": "he", "s": "sp"}
+    if name == "joker":
+        return "jk-red"
+    if name[-1:] in suits and name[:-1].isdigit():
+        return ranks.get(name[:-1], name[:-1]) + suits[name[-1]]
+    return None
+
+
+def _kennard_code(name: str) -> str | None:
+    """A card's code from its file's name in the fifth source (rank letter, T for ten, and
+    suit letter; ``2J`` its joker).
+
+    >>> _kennard_code("TD"), _kennard_code("KS"), _kennard_code("2J"), _kennard_code("back")
+    ('10di', 'Ksp', 'jk-black', None)
+    """
+    suits = {"C": "cl", "D": "di", "H": "he", "S": "sp"}
+    rank, suit = name[:-1], name[-1:]
+    if suit == "J":
+        return "jk-black"
+    if suit in suits and rank:
+        return ("10" if rank == "T" else rank) + suits[suit]
+    return None
+
+
 def aguilar() -> ArtDeck:
     """The deck of npm's ``@younestouati/playing-cards-standard-deck`` (52 cards and a joker
     with a red star in its corners, kept as the red joker)."""
@@ -234,21 +279,7 @@ def aguilar() -> ArtDeck:
             raise ArtMissingError(
                 f"the npm package {AGUILAR_PACKAGE} is missing: npm install --prefix "
                 f"{cache_dir() / 'npm'} {AGUILAR_PACKAGE}")
-        ranks = {"1": "A", "11": "J", "12": "Q", "13": "K"}
-        suits = {"c": "cl", "d": "di", "h": "he", "s": "sp"}
-        cards: dict[str, DrawnCard] = {}
-        for path in sorted(source.glob("*.svg")):
-            name = path.stem
-            if name == "joker":
-                code = "jk-red"
-            elif name[-1:] in suits and name[:-1].isdigit():
-                code = ranks.get(name[:-1], name[:-1]) + suits[name[-1]]
-            else:
-                continue
-            card = _trim(_render_svg(path, _RENDER_W))
-            if card is not None:
-                cards[code] = card
-        _store(folder, cards)
+        _store(folder, _render_files(source.glob("*.svg"), _aguilar_code))
     return ArtDeck("npm:@younestouati/playing-cards-standard-deck", "standard", _load(folder))
 
 
@@ -270,8 +301,6 @@ def kennard(variant: str = "2color") -> ArtDeck:
             raise ArtMissingError(
                 f"the npm package {KENNARD_PACKAGE} is missing: npm pack {KENNARD_PACKAGE} "
                 f"--pack-destination {tarball.parent}")
-        suits = {"C": "cl", "D": "di", "H": "he", "S": "sp"}
-        cards: dict[str, DrawnCard] = {}
         with tempfile.TemporaryDirectory() as tmp, tarfile.open(tarball) as tar:
             prefix = f"package/src/images/{variant}/"
             for member in tar.getmembers():
@@ -279,17 +308,7 @@ def kennard(variant: str = "2color") -> ArtDeck:
                 source = tar.extractfile(member) if member.name.startswith(prefix) else None
                 if source is not None and name.endswith(".svg") and "/" not in name:
                     (Path(tmp) / name).write_bytes(source.read())
-            for path in sorted(Path(tmp).glob("*.svg")):
-                rank, suit = path.stem[:-1], path.stem[-1]
-                if suit == "J":
-                    code = "jk-black"
-                elif suit in suits:
-                    code = ("10" if rank == "T" else rank) + suits[suit]
-                else:
-                    continue
-                card = _trim(_render_svg(path, _RENDER_W))
-                if card is not None:
-                    cards[code] = card
+            cards = _render_files(Path(tmp).glob("*.svg"), _kennard_code)
         _store(folder, cards)
     return ArtDeck(f"npm:{KENNARD_PACKAGE.split('@')[0]}:{variant}", "standard", _load(folder))
 
