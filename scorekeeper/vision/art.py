@@ -200,26 +200,12 @@ def letele() -> ArtDeck:
             raise ArtMissingError(
                 f"the npm package {LETELE_PACKAGE} is missing: npm install --prefix "
                 f"{cache_dir() / 'npm'} {LETELE_PACKAGE} react@18 react-dom@18 @babel/runtime")
-        cards: dict[str, DrawnCard] = {}
         with tempfile.TemporaryDirectory() as tmp:
             script = modules.parent / "render.mjs"
             script.write_text(_LETELE_SCRIPT)
             subprocess.run(["node", str(script), str(entry), tmp], check=True,
                            capture_output=True, timeout=300)
-            suits = {"C": "cl", "D": "di", "H": "he", "S": "sp"}
-            for path in sorted(Path(tmp).glob("*.svg")):
-                name = path.stem
-                if name[0] in suits:
-                    rank = name[1:].upper()
-                    code = f"{rank}{suits[name[0]]}"
-                elif name in ("J1", "J2"):
-                    code = "jk-black" if name == "J2" else "jk-red"
-                else:
-                    continue
-                img = _render_svg(path, _RENDER_W)
-                card = _trim(img)
-                if card is not None:
-                    cards[code] = card
+            cards = _render_files(Path(tmp).glob("*.svg"), _letele_code)
         _store(folder, cards)
     return ArtDeck("npm:@letele/playing-cards", "standard", _load(folder))
 
@@ -231,10 +217,25 @@ def _render_files(paths: Iterable[Path], code_of: Callable[[str], str | None]) -
     cards: dict[str, DrawnCard] = {}
     for path in sorted(paths):
         code = code_of(path.stem)
-        card = None if code is None else _trim(_render_svg(path, _RENDER_W))
-        if code is not None and card is not None:
+        if code is None:
+            continue
+        card = _trim(_render_svg(path, _RENDER_W))
+        if card is not None:
             cards[code] = card
     return cards
+
+
+def _letele_code(name: str) -> str | None:
+    """A card's code from its component's name in the second source (suit letter, then rank;
+    ``J1`` and ``J2`` its red and black jokers).
+
+    >>> _letele_code("Hk"), _letele_code("D10"), _letele_code("J2"), _letele_code("B1")
+    ('Khe', '10di', 'jk-black', None)
+    """
+    suits = {"C": "cl", "D": "di", "H": "he", "S": "sp"}
+    if name[:1] in suits:
+        return name[1:].upper() + suits[name[0]]
+    return {"J1": "jk-red", "J2": "jk-black"}.get(name)
 
 
 def _aguilar_code(name: str) -> str | None:
