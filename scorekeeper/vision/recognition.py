@@ -1500,20 +1500,20 @@ def _on_cards_many(scene: Scene, quads: npt.NDArray[np.float64], score: float) -
         npt.NDArray[np.bool_]):
     """``_on_cards`` of many quads (M, 4, 2) read with one score."""
     if score >= SURE:
+        points = _spread_points(quads, 0.94)
         out: npt.NDArray[np.bool_] = (
             (_inside_fractions(scene, quads, 0.5) >= 0.4)
             | (_inside_fractions(scene, quads, 0.94, rim=True) >= 0.75)
-            | (_inside_fractions(scene, quads, 0.94, hull=True) >= HULL_INSIDE))
+            | (_share_on_regions(scene, points, hull=True) >= HULL_INSIDE))
         # The pieces of a card split by its picture, taken together; a quad on one region
         # was judged by its hull above.
         rest = np.flatnonzero(~out)
-        points = _spread_points(quads[rest], 0.94)
-        labels = np.sort(scene.regions_at(points.reshape(-1, 2)).reshape(points.shape[:2]),
-                         axis=1)
+        labels = np.sort(scene.regions_at(points[rest].reshape(-1, 2)).reshape(
+            len(rest), points.shape[1]), axis=1)
         regions = ((np.diff(labels, axis=1) != 0) & (labels[:, 1:] > 0)).sum(axis=1) + (
             labels[:, 0] > 0)
-        for j in np.flatnonzero(regions > 1).tolist():
-            out[rest[j]] = float(scene.in_joint_hull(points[j]).mean()) >= HULL_INSIDE
+        for j in rest[regions > 1].tolist():
+            out[j] = float(scene.in_joint_hull(points[j]).mean()) >= HULL_INSIDE
         return out
     return _inside_fractions(scene, quads, 0.94) >= 0.75
 
@@ -1530,9 +1530,15 @@ def _inside_fractions(scene: Scene, quads: npt.NDArray[np.float64], far: float,
     >>> _inside_fractions(scene, quads, 0.94).tolist()  # the second half off the photo
     [1.0, 0.5]
     """
-    pts = _spread_points(quads, far, rim)
-    inside = scene.regions_at(pts.reshape(-1, 2), hull) > 0
-    out: npt.NDArray[np.float64] = inside.reshape(len(quads), -1).mean(axis=1)
+    return _share_on_regions(scene, _spread_points(quads, far, rim), hull)
+
+
+def _share_on_regions(scene: Scene, points: npt.NDArray[np.float64],
+                      hull: bool = False) -> npt.NDArray[np.float64]:
+    """For each row of points (M, P, 2), the share that falls on card regions (with ``hull``,
+    their convex hulls)."""
+    inside = scene.regions_at(points.reshape(-1, 2), hull) > 0
+    out: npt.NDArray[np.float64] = inside.reshape(points.shape[:2]).mean(axis=1)
     return out
 
 
