@@ -12,6 +12,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scorekeeper.vision.builtin import reference_profile
 from scorekeeper.vision.features import (
     PATCH_H,
     PATCH_W,
@@ -22,6 +23,8 @@ from scorekeeper.vision.features import (
 from scorekeeper.vision.recognition import (
     BEND_COST,
     BEND_FREE,
+    ROUGH,
+    SHORTLIST,
     _aligned,
     _bend,
     _by_colour,
@@ -90,6 +93,38 @@ def test_the_glyph_itself_still_decides() -> None:
     smudged = _index("ring")
     cv2.line(smudged, (4, 1), (20, 15), 1.0, 2)
     assert glyphs.correlate(smudged.reshape(1, -1))[0, 0] < 0.9
+
+
+def test_the_rough_comparison_keeps_what_the_full_one_shortlists() -> None:
+    # Learned indices seen again (moved a pixel, blurred, noisy) and patches of loose marks:
+    # the rough score stays near the full one, so what the full comparison would shortlist
+    # is never dropped before it, while most loose marks are.
+    profile = reference_profile()
+    glyphs = GlyphTemplates.of(profile.templates, rough=True)
+    rng = np.random.default_rng(7)
+    shown = profile.templates[rng.choice(len(profile.templates), 300, replace=False)]
+    seen = []
+    for row in shown:
+        patch = row.reshape(PATCH_H, PATCH_W)
+        patch = (patch - patch.min()) / (patch.max() - patch.min())  # ink from 0 to 1
+        patch = np.roll(patch, tuple(rng.integers(-1, 2, 2)), axis=(0, 1))
+        patch = cv2.GaussianBlur(patch, (0, 0), float(rng.uniform(0.3, 1.2)))
+        seen.append(patch + rng.normal(0.0, 0.05, patch.shape).astype(np.float32))
+    loose = []
+    for _ in range(300):
+        patch = np.zeros((PATCH_H, PATCH_W), np.float32)
+        for _ in range(int(rng.integers(1, 5))):
+            centre = (int(rng.integers(0, PATCH_W)), int(rng.integers(0, PATCH_H)))
+            cv2.circle(patch, centre, int(rng.integers(2, 8)), 1.0, -1)
+        loose.append(cv2.GaussianBlur(patch, (0, 0), 0.8))
+    rows = np.stack(seen + loose).reshape(600, -1).astype(np.float32)
+    full = glyphs.correlate(rows).max(axis=1)
+    rough = glyphs.rough(rows)
+    shortlisted = full >= SHORTLIST
+    assert shortlisted[:300].mean() > 0.9
+    assert (rough[shortlisted] >= ROUGH).all()
+    assert np.abs(rough - full)[shortlisted].max() < 0.1
+    assert (rough[300:] < ROUGH).mean() > 0.5
 
 
 def test_the_close_comparison_looks_near_the_learned_glyph_only() -> None:
