@@ -40,7 +40,7 @@ FINE_PARTS: Final = (
 SPLIT_ROW: Final = 16
 #: Directions kept of the centred templates by the rough comparison (of the 384 and 336
 #: pixels of each part), and of their masks. On the tuned and probe photos, guesses scoring
-#: 0.6 or more in full scored up to 0.11 less roughly with 64 and 64, up to 0.3 less with 32
+#: 0.6 or more in full scored up to 0.11 less roughly with 64 and 64, up to 0.26 less with 32
 #: and 8; the masks need fewer directions than the templates.
 ROUGH_RANK: Final = 96
 ROUGH_MASK_RANK: Final = 16
@@ -207,8 +207,8 @@ class GlyphTemplates:
     pip rows), the template centred and normalised within its mask, and the mask."""
 
     parts: tuple[tuple[FloatImage, FloatImage], ...]
-    #: For each part, ``ROUGH_RANK`` directions spanning the centred templates and their
-    #: templates' coordinates along them, and the same for the masks (``rough``).
+    #: For each part, the main directions of the centred templates and the templates'
+    #: coordinates along them, and the same for the masks (``_bases``; for ``rough`` only).
     bases: tuple[tuple[FloatImage, FloatImage, FloatImage, FloatImage], ...] = ()
 
     @classmethod
@@ -260,7 +260,6 @@ class GlyphTemplates:
         total /= len(self.parts)
         return total
 
-
     def rough(self, patches: FloatImage) -> npt.NDArray[np.float32]:
         """Each patch row's best ``correlate`` score over the templates (N,), approximated
         cheaply: the templates projected on their ``ROUGH_RANK`` main directions, their masks
@@ -272,6 +271,8 @@ class GlyphTemplates:
         >>> bool(np.allclose(g.rough(t), g.correlate(t).max(axis=1), atol=1e-3))
         True
         """
+        if not self.bases:
+            raise ValueError("these templates were prepared without rough=True")
         split = SPLIT_ROW * PATCH_W
         out = np.empty(len(patches), np.float32)
         # In chunks small enough for the (rows x templates) arrays to stay in the cache.

@@ -69,7 +69,7 @@ PRESELECT: Final = 0.25
 #: Lowest rough score (``GlyphTemplates.rough``) for a guess to be compared in full, under
 #: ``SHORTLIST`` by a margin for the rough score's error: on the tuned and probe photos, one
 #: guess in ten thousand of those scoring 0.6 or more in full scored 0.1 less roughly (the
-#: worst 0.16 less), and about a quarter of all guesses score 0.45 or more.
+#: worst 0.16 less), and about a third of all guesses score 0.45 or more.
 ROUGH: Final = 0.45
 #: Index guesses compared with the learned templates at a time (bounds the memory a busy
 #: print takes: each guess gets a score per template).
