@@ -61,6 +61,8 @@ KENNARD_PACKAGE: Final = "react-free-playing-cards@0.4.2"
 KENNARD_VARIANTS: Final = ("2color", "2color-bf", "4color", "4color-bf")
 _RANK_COLUMNS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 _SHEET_ROWS: Final = ("cl", "di", "he", "sp")
+#: The suits by the capital letter the second and fifth sources' file names give them.
+_SUIT_LETTERS: Final = {"C": "cl", "D": "di", "H": "he", "S": "sp"}
 #: Rendering width of one card (pixels), before it is scaled to ``CARD_W``.
 _RENDER_W: Final = 600
 
@@ -232,9 +234,8 @@ def _letele_code(name: str) -> str | None:
     >>> _letele_code("Hk"), _letele_code("D10"), _letele_code("J2"), _letele_code("B1")
     ('Khe', '10di', 'jk-black', None)
     """
-    suits = {"C": "cl", "D": "di", "H": "he", "S": "sp"}
-    if name[:1] in suits:
-        return name[1:].upper() + suits[name[0]]
+    if name[:1] in _SUIT_LETTERS:
+        return name[1:].upper() + _SUIT_LETTERS[name[0]]
     return {"J1": "jk-red", "J2": "jk-black"}.get(name)
 
 
@@ -260,12 +261,11 @@ def _kennard_code(name: str) -> str | None:
     >>> _kennard_code("TD"), _kennard_code("KS"), _kennard_code("2J"), _kennard_code("back")
     ('10di', 'Ksp', 'jk-black', None)
     """
-    suits = {"C": "cl", "D": "di", "H": "he", "S": "sp"}
     rank, suit = name[:-1], name[-1:]
     if suit == "J":
         return "jk-black"
-    if suit in suits and rank:
-        return ("10" if rank == "T" else rank) + suits[suit]
+    if suit in _SUIT_LETTERS and rank:
+        return ("10" if rank == "T" else rank) + _SUIT_LETTERS[suit]
     return None
 
 

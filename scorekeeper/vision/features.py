@@ -204,9 +204,10 @@ def grown(mask: npt.NDArray[np.uint8], margin: int) -> npt.NDArray[np.uint8]:
 @dataclass(frozen=True, slots=True, eq=False)
 class GlyphTemplates:
     """Templates prepared for comparison around their glyphs only: for each part (rank rows,
-    pip rows), the template centred and normalised within its mask, and the mask."""
+    pip rows), the template centred and normalised within its mask, the mask, and how many
+    pixels the mask holds (at least 1)."""
 
-    parts: tuple[tuple[FloatImage, FloatImage], ...]
+    parts: tuple[tuple[FloatImage, FloatImage, FloatImage], ...]
     #: For each part, the main directions of the centred templates and the templates'
     #: coordinates along them, and the same for the masks (``_bases``; for ``rough`` only).
     bases: tuple[tuple[FloatImage, FloatImage, FloatImage, FloatImage], ...] = ()
@@ -229,8 +230,8 @@ class GlyphTemplates:
             count = np.maximum(flat_m.sum(axis=1, keepdims=True), 1.0)
             centred = (flat_t - (flat_t * flat_m).sum(axis=1, keepdims=True) / count) * flat_m
             centred /= np.maximum(np.linalg.norm(centred, axis=1, keepdims=True), 1e-6)
-            parts.append((centred.astype(np.float32), flat_m))
-        return cls(tuple(parts), tuple(_bases(centred, flat_m) for centred, flat_m in parts)
+            parts.append((centred.astype(np.float32), flat_m, count[:, 0]))
+        return cls(tuple(parts), tuple(_bases(centred, flat_m) for centred, flat_m, _ in parts)
                    if rough else ())
 
     def correlate(self, patches: FloatImage) -> FloatImage:
@@ -243,20 +244,9 @@ class GlyphTemplates:
         """
         split = SPLIT_ROW * PATCH_W
         total: FloatImage = np.zeros((len(patches), len(self.parts[0][0])), np.float32)
-        for (centred, masks), p in zip(self.parts, (patches[:, :split], patches[:, split:]),
-                                       strict=True):
-            count = np.maximum(masks.sum(axis=1), 1.0)
-            # spread = sum of squares - square of sum / count, in place (arrays of N x T).
-            s1 = p @ masks.T
-            spread = np.square(p) @ masks.T
-            s1 *= s1
-            s1 /= count
-            spread -= s1
-            np.maximum(spread, 1e-6, out=spread)
-            np.sqrt(spread, out=spread)
-            correlation = p @ centred.T
-            correlation /= spread
-            total += correlation
+        for (centred, masks, count), p in zip(
+                self.parts, (patches[:, :split], patches[:, split:]), strict=True):
+            total += _within_masks(p @ centred.T, p @ masks.T, np.square(p) @ masks.T, count)
         total /= len(self.parts)
         return total
 
@@ -279,21 +269,28 @@ class GlyphTemplates:
         for start in range(0, len(patches), ROUGH_ROWS):
             rows = patches[start:start + ROUGH_ROWS]
             total = np.zeros((len(rows), len(self.parts[0][0])), np.float32)
-            for (to_c, c, to_m, m), (_, masks), p in zip(
+            for (to_c, c, to_m, m), (_, _, count), p in zip(
                     self.bases, self.parts, (rows[:, :split], rows[:, split:]), strict=True):
-                count = np.maximum(masks.sum(axis=1), 1.0)
-                s1 = (p @ to_m) @ m
-                spread = (np.square(p) @ to_m) @ m
-                s1 *= s1
-                s1 /= count
-                spread -= s1
-                np.maximum(spread, 1e-6, out=spread)
-                np.sqrt(spread, out=spread)
-                correlation = (p @ to_c) @ c
-                correlation /= spread
-                total += correlation
+                total += _within_masks((p @ to_c) @ c, (p @ to_m) @ m,
+                                       (np.square(p) @ to_m) @ m, count)
             out[start:start + len(rows)] = total.max(axis=1, initial=-np.inf) / len(self.parts)
         return out
+
+
+def _within_masks(products: FloatImage, sums: FloatImage, squares: FloatImage,
+                  count: FloatImage) -> FloatImage:
+    """Correlations within each template's mask (N x T), from the patches' products with the
+    centred templates and their sums and sums of squares within the masks (of ``count``
+    pixels each): the products divided by the patches' spread there. In place: ``sums`` and
+    ``squares`` are spent, and the result is ``products``."""
+    # spread = sum of squares - square of sum / count.
+    sums *= sums
+    sums /= count
+    squares -= sums
+    np.maximum(squares, 1e-6, out=squares)
+    np.sqrt(squares, out=squares)
+    products /= squares
+    return products
 
 
 def _bases(centred: FloatImage, masks: FloatImage) -> tuple[
