@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -125,6 +126,9 @@ def test_the_rough_comparison_keeps_what_the_full_one_shortlists() -> None:
     assert (rough[shortlisted] >= ROUGH).all()
     assert np.abs(rough - full)[shortlisted].max() < 0.1
     assert (rough[300:] < ROUGH).mean() > 0.5
+    # Templates prepared for the full comparison only say so when asked for rough scores.
+    with pytest.raises(ValueError, match="without rough=True"):
+        GlyphTemplates.of(profile.templates).rough(rows)
 
 
 def test_the_close_comparison_looks_near_the_learned_glyph_only() -> None:
