@@ -6,6 +6,7 @@ import dataclasses
 import io
 import struct
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -330,6 +331,31 @@ def test_guesses_compared_in_chunks_read_as_all_at_once(reference: DeckProfile,
     chunked = recognize(shot.jpeg, reference)
     assert len(whole.cards) >= 2
     assert chunked.to_json() == whole.to_json()
+
+
+def test_pairs_of_marks_whose_card_lies_off_the_cards_are_dropped_unread(
+        reference: DeckProfile, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Before the comparison, the pairs of marks whose card would reach off the cards (pips in
+    # a card's middle, most of a busy photo's pairs) are dropped; every card reads as before.
+    from scorekeeper.vision import recognition
+
+    shot = make_photo(np.random.default_rng(11), deck_codes("toss"), size=SIZE, kind="fan")
+    checked = recognition._placeable
+    counts: list[tuple[int, int]] = []
+
+    def counted(scene: Any, guesses: list[Any], placements: Any) -> list[Any]:
+        kept = checked(scene, guesses, placements)
+        counts.append((len(guesses), len(kept)))
+        return kept
+
+    monkeypatch.setattr(recognition, "_placeable", counted)
+    with_check = recognize(shot.jpeg, reference)
+    monkeypatch.setattr(recognition, "_placeable", lambda scene, guesses, placements: guesses)
+    without = recognize(shot.jpeg, reference)
+    assert len(with_check.cards) >= 2
+    assert with_check.to_json() == without.to_json()
+    (before, after), = counts
+    assert after < 0.9 * before
 
 
 def test_patches_sampled_together_match_one_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -32,6 +32,8 @@ from scorekeeper.vision.recognition import (
     _not_within_stronger,
     _on_cards,
     _overlap_share,
+    _placeable,
+    _placements,
     _refined,
     _same_size,
 )
@@ -193,6 +195,37 @@ def test_a_weak_index_whose_corner_shows_no_edge_is_not_compared_closely() -> No
     # Off the card regions none is.
     off = Scene(scene.norm, scene.ink, np.zeros_like(scene.filled), {}, scene.white_scale)
     assert not _may_lie(off, quads, np.ones(3)).any()
+
+
+def test_only_pairs_of_marks_whose_card_could_lie_on_the_cards_are_compared() -> None:
+    # One card region, (100, 100) to (340, 440) in full-size pixels; each pair of marks is
+    # 20 pixels apart, its pip below its rank. The deck's cards lie right of and below their
+    # index, all but one learned turned round (lying left of it).
+    size = 800
+    filled = np.zeros((size // 2, size // 2), np.int32)
+    filled[50:220, 50:170] = 1
+    blank = np.zeros((size, size, 3), np.float32)
+    scene = Scene(blank, blank[..., 0], filled, {1: 240.0}, blank[::4, ::4])
+    card = np.array([[-0.6, -2.0], [11.4, -2.0], [11.4, 15.0], [-0.6, 15.0]])
+    turned = card * (-1.0, 1.0)
+    placements = _placements(np.stack([card, card + 0.1, card - 0.1, turned]).astype(
+        np.float32), 2)
+    assert np.allclose(placements, [card, turned])
+
+    def pair(x: float, y: float, lone: bool = False) -> _Guess:
+        pip = np.array([x, y])
+        return _Guess(0, 0 if lone else 1, frame_matrix(pip, pip - (0.0, 20.0)), 20.0, 1,
+                      lone=lone)
+
+    at_index = pair(112.0, 140.0)  # the card's own index, top left
+    turned_index = pair(328.0, 140.0)  # top right: the card lies left of it
+    middle = pair(220.0, 270.0)  # pips in the card's middle: their card reaches off it
+    off = pair(600.0, 600.0)  # on the table
+    lone = pair(600.0, 600.0, lone=True)  # a lone mark places no card: kept
+    guesses = [at_index, middle, turned_index, off, lone]
+    assert _placeable(scene, guesses, placements) == [at_index, turned_index, lone]
+    # With the common place only, the card turned round is no index either.
+    assert _placeable(scene, guesses, placements[:1]) == [at_index, lone]
 
 
 @pytest.mark.parametrize("alike", [LONE_BUDGET - 50, LONE_BUDGET + 50])

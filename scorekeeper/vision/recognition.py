@@ -152,6 +152,14 @@ CORNER_FIRST: Final = 0.7
 #: 560 A/B photos 0.8 read the same cards as 0.9 (a paris king more than the whole outline,
 #: which had dropped it as lying off its card), and one extra detection fewer.
 COARSE_REACH: Final = 0.8
+#: Before the comparison, a pair of marks is kept only where its card could lie on the cards:
+#: placed around the marks in one of this many typical places of the deck's cards around
+#: their index (``_placements``) and shrunk to ``COARSE_REACH`` towards the index's corner,
+#: at least ``PLACED_ON`` of a few points spread over it (``PLACED_GRID`` across and along)
+#: lie within the card regions' convex hulls (a court's picture may fill its card to the rim).
+PLACEMENTS: Final = 16
+PLACED_ON: Final = 0.75
+PLACED_GRID: Final = (3, 4)
 #: Share of the edge's length that must show for the card's corner to count as seen.
 EDGE_SHOWN: Final = 0.6
 #: Share of a sure reading's card that must lie within the card regions' convex hulls when
@@ -450,6 +458,7 @@ def find_cards(
     guesses += _waist_guesses(scene, blobs, halves, profile)
     if profile.lone.any():
         guesses += _lone_guesses(scene, blobs)
+    guesses = _placeable(scene, guesses, _kept(profile).placements)
     if not guesses:
         return [], ["no card corners found: make sure each card's corner (rank and suit) shows"]
     _score(scene, ink, guesses, profile)
@@ -1013,6 +1022,7 @@ class _Kept:
     # (card, template, part), filled as photos need them
     shown: tuple[tuple[int, str] | None, ...]  # each card's rank and suit (``_rank_and_suit``)
     card_of: dict[tuple[int, str], int]  # and back
+    placements: npt.NDArray[np.float64]  # typical places of a card around a pair of marks
 
 
 _KEPT: weakref.WeakKeyDictionary[DeckProfile, _Kept] = weakref.WeakKeyDictionary()
@@ -1028,8 +1038,63 @@ def _kept(profile: DeckProfile) -> _Kept:
         shown = tuple(_rank_and_suit(code) for code in profile.codes)
         _KEPT[profile] = _Kept(_groups(profile, own), glyphs, {}, shown, {
             rank_and_suit: card for card, rank_and_suit in enumerate(shown)
-            if rank_and_suit is not None and not profile.lone[card]})
+            if rank_and_suit is not None and not profile.lone[card]},
+            _placements(profile.corners[~profile.lone[profile.owner]]))
     return _KEPT[profile]
+
+
+def _placements(corners: npt.NDArray[np.float32], k: int = PLACEMENTS) -> (
+        npt.NDArray[np.float64]):
+    """Typical places of a card around its index (at most ``k``, 4, 2; the most common
+    first): the learned templates' card corners in their index's frame (T, 4, 2), gathered
+    into ``k`` clusters, each at its members' mean (seeded by the corners farthest apart, so
+    that the same profile always gives the same places).
+
+    >>> near = np.array([[0, 0], [7, 0], [7, 10], [0, 10]], np.float32)
+    >>> corners = np.stack([near, near + 0.2, near + 0.4, -near])
+    >>> np.round(_placements(corners, 2)[:, 1], 3).tolist()  # the three alike, then the other
+    [[7.2, 0.2], [-7.0, 0.0]]
+    """
+    flat = corners.reshape(len(corners), -1).astype(np.float64)
+    if not len(flat):
+        return np.zeros((0, 4, 2))
+    seeds = [int(np.argmin(np.linalg.norm(flat - flat.mean(axis=0), axis=1)))]
+    apart = np.linalg.norm(flat - flat[seeds[0]], axis=1)
+    while len(seeds) < k and apart.max() > 0:
+        seeds.append(int(apart.argmax()))
+        apart = np.minimum(apart, np.linalg.norm(flat - flat[seeds[-1]], axis=1))
+    centres = flat[seeds]
+    for _ in range(10):
+        label = np.argmin(((flat[:, None] - centres[None]) ** 2).sum(axis=2), axis=1)
+        centres = np.stack([flat[label == j].mean(axis=0) for j in range(len(centres))])
+    order = np.argsort(-np.bincount(label, minlength=len(centres)), kind="stable")
+    out: npt.NDArray[np.float64] = centres[order].reshape(-1, 4, 2)
+    return out
+
+
+def _placeable(scene: Scene, guesses: list[_Guess], placements: npt.NDArray[np.float64]) -> (
+        list[_Guess]):
+    """The guesses whose card could lie on the cards (``PLACED_ON``), before the comparison:
+    most pairs of marks in a busy photo are pips in a card's middle or marks of a court's
+    picture, and the card they would be the index of reaches off the cards in every place
+    the deck's cards take around their index. Lone marks are kept (they place no card)."""
+    pairs = np.array([i for i, g in enumerate(guesses) if not g.lone], np.int64)
+    if not len(pairs) or not len(placements):
+        return guesses
+    frames = np.stack([guesses[i].frame for i in pairs.tolist()])
+    quads = (np.einsum("gij,pkj->gpki", frames[:, :, :2], placements)
+             + frames[:, None, None, :, 2])
+    quads = quads[:, :, :1] + COARSE_REACH * (quads - quads[:, :, :1])
+    kept = np.zeros(len(pairs), np.bool_)
+    # The commonest place first, and each next one for the pairs not yet placed only.
+    for place in range(len(placements)):
+        todo = np.flatnonzero(~kept)
+        if not len(todo):
+            break
+        points = _spread_points(quads[todo, place], 0.94, grid=PLACED_GRID)
+        kept[todo] = _share_on_regions(scene, points, hull=True) >= PLACED_ON
+    dropped = set(pairs[~kept].tolist())
+    return [g for i, g in enumerate(guesses) if i not in dropped]
 
 
 def _rank_and_suit(code: str) -> tuple[int, str] | None:
@@ -1548,12 +1613,12 @@ def _share_on_regions(scene: Scene, points: npt.NDArray[np.float64],
     return out
 
 
-def _spread_points(quads: npt.NDArray[np.float64], far: float,
-                   rim: bool = False) -> npt.NDArray[np.float64]:
+def _spread_points(quads: npt.NDArray[np.float64], far: float, rim: bool = False,
+                   grid: tuple[int, int] = (6, 8)) -> npt.NDArray[np.float64]:
     """Points spread over each quad (M, 4, 2), from its index end to ``far`` of its length
-    (M, P, 2); with ``rim``, along its two long sides only."""
-    u = np.linspace(0.08, 0.92, 6)
-    v = np.linspace(0.06, far, 8)
+    (M, P, 2), ``grid`` across and along it; with ``rim``, along its two long sides only."""
+    u = np.linspace(0.08, 0.92, grid[0])
+    v = np.linspace(0.06, far, grid[1])
     uu, vv = np.meshgrid(u, v)
     if rim:
         uu, vv = uu[:, [0, -1]], vv[:, [0, -1]]
