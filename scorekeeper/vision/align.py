@@ -73,7 +73,10 @@ class Glyph:
         values = template.ravel()[pixels].astype(np.float64)
         values -= values.mean()
         hessian = jacobian.T @ jacobian
-        if np.linalg.cond(hessian) > 1e12:
+        # The condition number as np.linalg.cond gives it (infinite if singular), without
+        # its checks.
+        singular = np.linalg.svd(hessian, compute_uv=False)
+        if singular[-1] == 0.0 or singular[0] / singular[-1] > 1e12:
             return None
         inverse = np.linalg.inv(hessian)
         along = jacobian.T @ values

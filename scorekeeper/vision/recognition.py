@@ -811,6 +811,11 @@ def _lone_guesses(scene: Scene, blobs: list[Blob]) -> list[_Guess]:
             for (i, region), frame, unit in zip(owners, frames, units, strict=True)]
 
 
+#: Each direction bin's neighbours, round the circle.
+_BIN_BEFORE: Final = (np.arange(90 // LONE_BIN) - 1) % (90 // LONE_BIN)
+_BIN_AFTER: Final = (np.arange(90 // LONE_BIN) + 1) % (90 // LONE_BIN)
+
+
 class _Directions:
     """Which way the edges of a photo run (modulo a right angle: a card's two edges agree),
     at half size: each pixel's direction bin and squared edge strength."""
@@ -841,7 +846,7 @@ class _Directions:
         bins = 90 // LONE_BIN
         counts = np.bincount(self.bins[y0:y1, x0:x1][keep],
                              weights=self.strength[y0:y1, x0:x1][keep], minlength=bins)
-        smooth = counts + 0.5 * (np.roll(counts, 1) + np.roll(counts, -1))
+        smooth = counts + 0.5 * (counts[_BIN_BEFORE] + counts[_BIN_AFTER])
         order = np.argsort(-smooth)
         best = int(order[0])
         out = [(best + 0.5) * LONE_BIN]
@@ -1082,17 +1087,17 @@ def _placeable(scene: Scene, guesses: list[_Guess], placements: npt.NDArray[np.f
     if not len(pairs) or not len(placements):
         return guesses
     frames = np.stack([guesses[i].frame for i in pairs.tolist()])
-    quads = (np.einsum("gij,pkj->gpki", frames[:, :, :2], placements)
-             + frames[:, None, None, :, 2])
-    quads = quads[:, :, :1] + COARSE_REACH * (quads - quads[:, :, :1])
+    # The points spread over each place in the index's frame, mapped through each pair's.
+    shrunk = placements[:, :1] + COARSE_REACH * (placements - placements[:, :1])
+    local = _spread_points(shrunk, 0.94, grid=PLACED_GRID)
     kept = np.zeros(len(pairs), np.bool_)
     # The commonest place first, and each next one for the pairs not yet placed only.
-    for place in range(len(placements)):
+    for points in local:
         todo = np.flatnonzero(~kept)
         if not len(todo):
             break
-        points = _spread_points(quads[todo, place], 0.94, grid=PLACED_GRID)
-        kept[todo] = _share_on_regions(scene, points, hull=True) >= PLACED_ON
+        mapped = points @ frames[todo, :, :2].transpose(0, 2, 1) + frames[todo, None, :, 2]
+        kept[todo] = _share_on_regions(scene, mapped, hull=True) >= PLACED_ON
     dropped = set(pairs[~kept].tolist())
     return [g for i, g in enumerate(guesses) if i not in dropped]
 
