@@ -355,7 +355,7 @@ def test_pairs_of_marks_whose_card_lies_off_the_cards_are_dropped_unread(
     assert len(with_check.cards) >= 2
     assert with_check.to_json() == without.to_json()
     (before, after), = counts
-    assert after < 0.9 * before
+    assert after < 0.5 * before  # 178 of 724 kept when written
 
 
 def test_patches_sampled_together_match_one_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1071,7 +1071,8 @@ def _placements(corners: npt.NDArray[np.float32], k: int = PLACEMENTS) -> (
     centres = flat[seeds]
     for _ in range(10):
         label = np.argmin(((flat[:, None] - centres[None]) ** 2).sum(axis=2), axis=1)
-        centres = np.stack([flat[label == j].mean(axis=0) for j in range(len(centres))])
+        centres = np.stack([flat[label == j].mean(axis=0) if (label == j).any() else centres[j]
+                            for j in range(len(centres))])
     order = np.argsort(-np.bincount(label, minlength=len(centres)), kind="stable")
     out: npt.NDArray[np.float64] = centres[order].reshape(-1, 4, 2)
     return out
