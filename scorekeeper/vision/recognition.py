@@ -1089,8 +1089,7 @@ def _placeable(scene: Scene, guesses: list[_Guess], placements: npt.NDArray[np.f
         return guesses
     frames = np.stack([guesses[i].frame for i in pairs.tolist()])
     # The points spread over each place in the index's frame, mapped through each pair's.
-    shrunk = placements[:, :1] + COARSE_REACH * (placements - placements[:, :1])
-    local = _spread_points(shrunk, 0.94, grid=PLACED_GRID)
+    local = _spread_points(_near_index(placements), 0.94, grid=PLACED_GRID)
     kept = np.zeros(len(pairs), np.bool_)
     # The commonest place first, and each next one for the pairs not yet placed only.
     for points in local:
@@ -1819,10 +1818,17 @@ def _may_lie(scene: Scene, quads: npt.NDArray[np.float64], coarse: npt.NDArray[n
     towards the index's corner."""
     if not len(quads):
         return np.zeros(0, np.bool_)
-    quads = quads[:, :1] + COARSE_REACH * (quads - quads[:, :1])
+    quads = _near_index(quads)
     out = _on_cards_many(scene, quads, 1.0)
     check = out & (coarse < CORNER_FIRST)
     out[check] = _edges_shown_many(scene, quads[check], CORNER_STEP) >= 1
+    return out
+
+
+def _near_index(quads: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Card outlines (M, 4, 2) shrunk to ``COARSE_REACH`` of their size towards their index's
+    corner (the first): where a card placed from its index's marks alone is judged to lie."""
+    out: npt.NDArray[np.float64] = quads[:, :1] + COARSE_REACH * (quads - quads[:, :1])
     return out
 
 
