@@ -4,6 +4,7 @@ Skipped without the themes unless ``SCOREKEEPER_REQUIRE_CARD_ART=1`` (CI)."""
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import io
 import os
@@ -19,10 +20,19 @@ from werkzeug.test import TestResponse
 
 from scorekeeper.vision import calibrate_dir, recognize
 from scorekeeper.vision.art import TOSS_INKS, TOSS_SUIT_OF, ArtDeck, aguilar, aisleriot, toss_like
-from scorekeeper.vision.calibration import learn_photo
+from scorekeeper.vision.calibration import index_doubt, learn_photo
+from scorekeeper.vision.errors import NoIndexFoundError
 from scorekeeper.vision.features import CANON_H, CANON_W
-from scorekeeper.vision.learn import find_index, learn_card, lone_mark, normalise_card
+from scorekeeper.vision.learn import (
+    deck_fit,
+    find_index,
+    learn_card,
+    learn_from_deck,
+    lone_mark,
+    normalise_card,
+)
 from scorekeeper.vision.profile import DeckProfile
+from scorekeeper.vision.reference import DrawnCard
 from scorekeeper.vision.synth import SynthPhoto, calibration_photo, make_photo, match
 
 
@@ -480,3 +490,112 @@ def test_a_fanned_card_whose_body_pips_are_hidden_is_read_by_its_index(tmp_path:
     # the finalists. On this photo one card was misread so.
     codes = ["Ksp", "Kcl", "6sp", "Kdi", "3sp", "3cl", "8cl", "2cl", "9cl", "5sp", "5cl"]
     _read_whole(_kde("standard"), codes, tmp_path, 28)
+
+
+def _bridged(deck: ArtDeck, code: str, width: int = 6) -> ArtDeck:
+    """The deck with ``code``'s rank joined to its pip by a black bar in both corner indices
+    (as court art or a printing flaw joins them): its index is no longer found on its own."""
+    drawn = deck.cards[code]
+    h, w = drawn.image.shape[:2]
+    pip, ranks = find_index(normalise_card(cv2.resize(drawn.image, (CANON_W, CANON_H),
+                                                      interpolation=cv2.INTER_AREA)))
+    sx, sy = w / CANON_W, h / CANON_H
+    x = round(pip.centroid[0] * sx)
+    top = round((max(r.y + r.h for r in ranks) - 3) * sy)
+    bottom = round((pip.y + 3) * sy)
+    image = drawn.image.copy()
+    thick = round(width * sx)
+    cv2.line(image, (x, top), (x, bottom), (0, 0, 0), thick)
+    cv2.line(image, (w - 1 - x, h - 1 - top), (w - 1 - x, h - 1 - bottom), (0, 0, 0), thick)
+    return ArtDeck(deck.name, deck.kind,
+                   {**deck.cards, code: DrawnCard(code, image, drawn.alpha)})
+
+
+def test_a_card_whose_index_is_not_found_alone_is_learned_where_the_deck_shows_its_own(
+        tmp_path: Path) -> None:
+    # A king of clubs whose rank and pip are joined in both corners: on its own, its corner
+    # shows a rank with no pip below it, and calibration refused it. It is learned where the
+    # deck's other kings and clubs show their index: in the frame the plain card is learned
+    # in, within a pixel or so.
+    _need_art("anglo")
+    plain = aisleriot("anglo")
+    deck = _bridged(plain, "Kcl")
+    with pytest.raises(NoIndexFoundError):
+        learn_card("Kcl", deck.cards["Kcl"].image)
+    codes = ["Kcl", "Kdi", "Khe", "Ksp", "2cl", "5cl", "9cl", "Qhe"]
+    (tmp_path / "barred").mkdir()
+    (tmp_path / "plain").mkdir()
+    result = calibrate_dir(_folder(tmp_path / "barred", deck, codes, 7), deck="standard")
+    assert set(result.learned) == set(codes) and not result.failed and not result.doubts
+    reference = calibrate_dir(_folder(tmp_path / "plain", plain, codes, 7), deck="standard")
+    learned, right = (r.profile.models()[r.profile.codes.index("Kcl")].to_canon[0]
+                      for r in (result, reference))
+    assert float(np.hypot(*(learned[:, 2] - right[:, 2]))) < 2.0
+    assert abs(float(np.hypot(*learned[:, 1]) / np.hypot(*right[:, 1])) - 1.0) < 0.05
+
+
+def test_a_court_card_that_shows_no_index_is_not_learned_from_the_deck() -> None:
+    # The Swiss pattern's courts show no index: where the deck's kings and oracles show
+    # theirs, the king of oracles shows part of its picture, and it stays refused.
+    _need_art("swiss-xvii")
+    deck = toss_like(aisleriot("swiss-xvii"), "warm")
+    peers = []
+    for code in deck.codes:
+        if code[0] == "K" or code.endswith("or"):
+            with contextlib.suppress(NoIndexFoundError):
+                peers.append(learn_card(code, deck.cards[code].image))
+    assert any(m.code[0] == "K" for m in peers) and any(m.code.endswith("or") for m in peers)
+    assert "Kor" not in [m.code for m in peers]
+    norm = normalise_card(cv2.resize(deck.cards["Kor"].image, (CANON_W, CANON_H),
+                                     interpolation=cv2.INTER_AREA))
+    with pytest.raises(NoIndexFoundError, match="nor where the deck's learned kings and "
+                                                "oracles show theirs"):
+        learn_from_deck("Kor", norm, peers)
+
+
+def test_a_card_learned_unlike_the_deck_is_learned_where_the_deck_shows_its_index() -> None:
+    # Rheinland's pale five of oracles, in this photo: on its own, the index found has its
+    # rank 0.59 times as far from its pip as the deck's other cards (a doubt), and looks
+    # nothing like the deck's fives and oracles there. Where they show their index (moved two
+    # pixels), it looks like them.
+    _need_art("rheinland")
+    deck = toss_like(aisleriot("rheinland"), "pale")
+    peers = [learn_card(code, deck.cards[code].image)
+             for code in ["5ca", "5cl", "5di", "2or", "3or", "4or", "10or"]]
+    photo = calibration_photo(np.random.default_rng(0), "5or", deck, (1600, 1200))
+    alone = learn_photo(photo, "5or")
+    assert index_doubt(alone, peers) is not None and (deck_fit(alone, peers) or 0.0) < 0.3
+    model = learn_photo(photo, "5or", peers)
+    assert index_doubt(model, peers) is None and (deck_fit(model, peers) or 0.0) > 0.9
+
+
+def test_the_keeper_teaches_a_card_whose_index_is_found_where_the_deck_shows_its_own(
+        client: FlaskClient) -> None:
+    _need_art("anglo")
+    deck = _bridged(aisleriot("anglo"), "Kcl")
+    table = client.post("/api/tables", json={"players": ["ann", "bob"]}).json
+    tid, keeper = table["table_id"], table["keeper_token"]
+
+    def teach(code: str) -> TestResponse:
+        photo = calibration_photo(np.random.default_rng(len(code) + ord(code[0])), code, deck)
+        return client.post(f"/api/tables/{tid}/deck/cards/{code}",
+                           headers={"Authorization": f"Bearer {keeper}"},
+                           data={"photo": (io.BytesIO(photo), f"{code}.jpg")},
+                           content_type="multipart/form-data")
+
+    # Alone, it is refused with the reason; once kings and clubs are learned, it is learned.
+    reply = teach("Kcl")
+    assert reply.status_code == 400
+    assert "learn some of the deck's other kings and clubs first" in reply.json["error"]
+    for code in ["Kdi", "Khe", "2cl", "5cl"]:
+        assert teach(code).status_code == 201
+    reply = teach("Kcl")
+    assert reply.status_code == 201, reply.json
+    assert "Kcl" in reply.json["deck"]["learned"]
+
+
+def _folder(folder: Path, deck: ArtDeck, codes: list[str], seed: int) -> Path:
+    rng = np.random.default_rng(seed)
+    for code in codes:
+        (folder / f"{code}.jpg").write_bytes(calibration_photo(rng, code, deck, (1600, 1200)))
+    return folder

@@ -288,13 +288,14 @@ def learn_one(table: Table, code: str, data: bytes, source: str, deck: str,
     from scorekeeper.vision.calibration import index_doubt
 
     check_photo(data)
+    learned = decks().profile(table)
+    peers = [] if learned is None else learned.models()
     with worker_slot():
         try:
-            model = learn_photo(data, code)
+            model = learn_photo(data, code, peers)
         except VisionError as exc:
             raise vision_failure(exc) from exc
-    learned = decks().profile(table)
-    doubt = index_doubt(model, [] if learned is None else learned.models())
+    doubt = index_doubt(model, peers)
     one = DeckProfile.from_models(name or f"table {table.id}", deck, [model]).to_bytes()
     decks().learn(table, code, one, source, deck, name)
     return doubt

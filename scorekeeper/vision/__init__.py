@@ -20,6 +20,7 @@ the file is not an image that can be read (JPEG, PNG, WebP or BMP expected)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -93,11 +94,13 @@ def calibrate(
 calibrate_dir = calibrate
 
 
-def learn_photo(image: bytes | str | Path, code: str) -> Any:
-    """Learn one card from its photo (returns a CardModel); for adding cards one at a time."""
+def learn_photo(image: bytes | str | Path, code: str, peers: Sequence[Any] = ()) -> Any:
+    """Learn one card from its photo (returns a CardModel); for adding cards one at a time.
+    ``peers``, the deck's cards learned so far, tell where its index lies when it is not
+    found on its own (court art touching it)."""
     from scorekeeper.vision.calibration import learn_photo as run
 
-    return run(image, code)
+    return run(image, code, peers)
 
 
 def load_profile(path: str | Path) -> DeckProfile:

@@ -8,7 +8,7 @@ index learned.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -23,11 +23,18 @@ from scorekeeper.vision.errors import (
     CalibrationError,
     CardCodeError,
     NoCardFoundError,
+    NoIndexFoundError,
     VisionError,
 )
-from scorekeeper.vision.features import CANON_H, CANON_W, Image
+from scorekeeper.vision.features import CANON_H, CANON_W, FloatImage, Image
 from scorekeeper.vision.images import decode, read_bytes
-from scorekeeper.vision.learn import learn_normalised, normalise_card, sharpness
+from scorekeeper.vision.learn import (
+    deck_fit,
+    learn_from_deck,
+    learn_normalised,
+    normalise_card,
+    sharpness,
+)
 from scorekeeper.vision.profile import CardModel, DeckProfile
 from scorekeeper.vision.scene import card_mask, fill_regions, white_balance
 
@@ -241,8 +248,31 @@ def straighten(img: Image, quad: npt.NDArray[np.float64]) -> Image:
     return out
 
 
-def learn_photo(image: bytes | str | Path, code: str) -> CardModel:
-    """Learn one card from its photo. Raises a CalibrationError subclass saying why not."""
+def learn_photo(image: bytes | str | Path, code: str,
+                peers: Sequence[CardModel] = ()) -> CardModel:
+    """Learn one card from its photo. Raises a CalibrationError subclass saying why not.
+
+    Where its corner index is not found on its own, or what was found looks unlike the
+    deck's (``index_doubt``), the card is learned where the deck's learned cards, ``peers``,
+    show theirs (``learn_from_deck``): in the second case only if that looks more like the
+    deck's cards of its rank and suit (``deck_fit``)."""
+    cards: list[FloatImage] = []
+    try:
+        model = _learn_alone(image, code, cards)
+    except NoIndexFoundError as exc:
+        return _learn_from_deck(code, cards, peers, exc)
+    if index_doubt(model, peers) is None:
+        return model
+    try:
+        other = learn_from_deck(code, cards[-1], peers)
+    except NoIndexFoundError:
+        return model
+    return other if (deck_fit(other, peers) or 0.0) > (deck_fit(model, peers) or 0.0) else model
+
+
+def _learn_alone(image: bytes | str | Path, code: str, cards: list[FloatImage]) -> CardModel:
+    """Learn a card from its photo on its own (each outline found, best first, until one
+    gives an index); the straightened cards that were sharp enough are added to ``cards``."""
     photo = decode(read_bytes(image), max_side=1600)
     error: CalibrationError | None = None
     for quad in _card_quads(photo.image):
@@ -251,10 +281,25 @@ def learn_photo(image: bytes | str | Path, code: str) -> CardModel:
             if sharpness(norm) < MIN_SHARPNESS:
                 raise BlurryImageError(
                     "the photo is too blurred: hold the phone steady, focus, retake")
+            cards.append(norm)
             return learn_normalised(code, norm)
         except CalibrationError as exc:
             error = error or exc
     assert error is not None
+    raise error
+
+
+def _learn_from_deck(code: str, cards: list[FloatImage], peers: Sequence[CardModel],
+                     error: NoIndexFoundError) -> CardModel:
+    """``learn_from_deck`` on each straightened card in turn; the last refusal if none (the
+    card's own, ``error``, for a card without a suit)."""
+    if Card.parse(code).suit is None:
+        raise error
+    for norm in cards:
+        try:
+            return learn_from_deck(code, norm, peers)
+        except NoIndexFoundError as exc:
+            error = exc
     raise error
 
 
@@ -281,19 +326,48 @@ def calibrate_dir(
     models: dict[str, CardModel] = {}
     learned: dict[str, str] = {}
     failed: dict[str, str] = {}
-    for done, file in enumerate(files, 1):
+    # Cards whose index is not found on their own are learned last, where the deck's learned
+    # cards show theirs (``learn_photo``'s peers).
+    unfound: list[tuple[Path, str, list[FloatImage], NoIndexFoundError]] = []
+    done = 0
+
+    def tell(file: Path, error: str | None) -> None:
+        nonlocal done
+        done += 1
+        if error is not None:
+            failed[file.name] = error
+        if progress is not None:
+            progress(done, len(files), file.name, error)
+
+    for file in files:
         error: str | None = None
+        cards: list[FloatImage] = []
         try:
             code = _code_of(file, deck)
             if code in models:
                 raise CardCodeError(f"{code} already learned from {learned[code]}")
-            models[code] = learn_photo(file, code)
+            models[code] = _learn_alone(file, code, cards)
             learned[code] = file.name
+        except NoIndexFoundError as exc:
+            unfound.append((file, code, cards, exc))
+            continue
         except (CalibrationError, VisionError) as exc:
             error = str(exc)
-            failed[file.name] = error
-        if progress is not None:
-            progress(done, len(files), file.name, error)
+        tell(file, error)
+    peers = list(models.values())
+    for file, code, cards, alone in unfound:
+        error = None
+        try:
+            models[code] = _learn_from_deck(code, cards, peers, alone)
+            learned[code] = file.name
+        except CalibrationError as exc:
+            error = str(exc)
+        tell(file, error)
+    # Cards whose index looks unlike the deck's, learned again where the deck shows its own.
+    for code, model in list(models.items()):
+        if index_doubt(model, models.values()) is not None:
+            models[code] = learn_photo(path / learned[code], code, [
+                m for c, m in models.items() if c != code])
     doubts = {code: doubt for code, model in models.items()
               if (doubt := index_doubt(model, models.values())) is not None}
     order = [c for c in deck_codes(deck) if c in models]
