@@ -92,6 +92,12 @@ LONE_BELOW: Final = 0.1
 #: 0.83 or better in 99 cases of 100 (tango's jacks, drawn apart from suit to suit, at 0.61 to
 #: 0.7); the Swiss pattern's courts, which show no index, fit 0.64 at most.
 LIKE_DECK_FIT: Final = 0.7
+#: ... and with its suit's pip alone, where no card of its rank is learned. With every card
+#: of its rank left out, the 208 suited cards of three tuned decks' calibration photos found
+#: their suit's pip at 0.99 or better (of four probe decks' drawn cards, 0.97; a pip that a
+#: bar joins to its rank, 0.94); the Swiss courts' pictures show a pip-like shape there at up
+#: to 0.86.
+LIKE_SUIT_FIT: Final = 0.9
 #: ... the ``REFINED`` best frames each moved by up to ``REFINE_SHIFT`` canonical pixels and
 #: scaled by each of ``REFINE_SCALES``.
 REFINED: Final = 3
@@ -299,15 +305,17 @@ def learn_from_deck(code: str, norm: FloatImage, peers: Sequence[CardModel]) -> 
     learned card has its own. Of the learned cards' frames, on the card upright and turned
     round, the one kept is where the card's corner best looks like the learned cards of its
     rank (around their rank glyph) and of its suit (around their pip), each at least
-    ``LIKE_DECK_FIT``. Raises NoIndexFoundError where none does (a court card that shows no
-    index at all), or the deck has no learned card of the card's rank or of its suit.
+    ``LIKE_DECK_FIT``; where no card of its rank is learned (every court of a rank may show
+    its index alike), like those of its suit, at least ``LIKE_SUIT_FIT``. Raises
+    NoIndexFoundError where none does (a court card that shows no index at all), or the deck
+    has no learned card of the card's suit.
 
     >>> learn_from_deck("Kcl", np.ones((CANON_H, CANON_W, 3), np.float32), [])
     Traceback (most recent call last):
     ...
     scorekeeper.vision.errors.NoIndexFoundError: no corner index (rank above suit) found in \
-the card's top-left corner: learn some of the deck's other kings and clubs first, and it is \
-looked for where they show theirs
+the card's top-left corner: learn some of the deck's other clubs first, and it is looked for \
+where they show theirs
     """
     card = Card.parse(code)
     unfound = "no corner index (rank above suit) found in the card's top-left corner"
@@ -315,8 +323,9 @@ looked for where they show theirs
         raise NoIndexFoundError(unfound)
     look = _DeckLook.of(code, peers)
     if look is None:
-        raise NoIndexFoundError(f"{unfound}: learn some of the deck's other {_plurals(card)} "
-                                "first, and it is looked for where they show theirs")
+        raise NoIndexFoundError(f"{unfound}: learn some of the deck's other "
+                                f"{SUIT_PLURALS[card.suit]} first, and it is looked for where "
+                                "they show theirs")
     tried: list[tuple[float, int, npt.NDArray[np.float64]]] = []
     inks = [_blank_rim(inkness(turned)) for turned in (norm, cv2.rotate(norm, cv2.ROTATE_180))]
     for way, ink in enumerate(inks):
@@ -329,6 +338,9 @@ looked for where they show theirs
             fit = look.fit(_patch(inks[way], moved))
             if fit > best[0]:
                 best = (fit, way, moved)
+    if look.ranks is None and best[0] < LIKE_SUIT_FIT:
+        raise NoIndexFoundError(f"{unfound}, nor where the deck's learned "
+                                f"{SUIT_PLURALS[card.suit]} show theirs")
     if best[0] < LIKE_DECK_FIT:
         raise NoIndexFoundError(f"{unfound}, nor where the deck's learned {_plurals(card)} "
                                 "show theirs")
@@ -364,10 +376,11 @@ def _moved(frame: npt.NDArray[np.float64]) -> list[npt.NDArray[np.float64]]:
 def deck_fit(model: CardModel, peers: Sequence[CardModel]) -> float | None:
     """How much a learned card's index looks like the deck's other learned cards of its rank
     (around their rank) and of its suit (around their pip): the poorer of the two best
-    correlations; None for a card without a suit or a deck without such cards.
+    correlations (the pip's alone without learned cards of its rank); None for a card
+    without a suit or a deck without learned cards of its suit.
 
     >>> from scorekeeper.vision.profile import empty_model
-    >>> deck_fit(empty_model("Kcl"), [empty_model("2cl")]) is None  # no other king
+    >>> deck_fit(empty_model("Kcl"), [empty_model("Khe")]) is None  # no other club
     True
     """
     if Card.parse(model.code).suit is None or model.lone:
@@ -382,7 +395,7 @@ class _DeckLook:
     its suit: their rank rows and pip rows, the learned cards' index frames, and the pip size
     of its suit."""
 
-    ranks: _PeerParts
+    ranks: _PeerParts | None  # None: no card of its rank is learned
     pips: _PeerParts
     frames: tuple[npt.NDArray[np.float64], ...]
     pip_ratio: float
@@ -394,17 +407,19 @@ class _DeckLook:
                   if not m.lone and m.code != code and Card.parse(m.code).suit is not None]
         ranks = [m for m, c in suited if c.rank == card.rank]
         suits = [m for m, c in suited if c.suit == card.suit]
-        if not ranks or not suits:
+        if not suits:
             return None
         frames = {m.to_canon[0].astype(np.float64).tobytes(): m.to_canon[0].astype(np.float64)
                   for m, _ in suited}
-        return cls(_PeerParts([m.templates[0] for m in ranks], rank=True),
+        return cls(_PeerParts([m.templates[0] for m in ranks], rank=True) if ranks else None,
                    _PeerParts([m.templates[0] for m in suits], rank=False),
                    tuple(frames.values()), float(np.median([m.pip_ratio for m in suits])))
 
     def fit(self, patch: FloatImage) -> float:
-        """The poorer of a described patch's best rank and best pip correlations."""
-        return min(self.ranks.best(patch), self.pips.best(patch))
+        """The poorer of a described patch's best rank and best pip correlations (the pip's
+        alone without learned cards of its rank)."""
+        pip = self.pips.best(patch)
+        return pip if self.ranks is None else min(self.ranks.best(patch), pip)
 
 
 def _plurals(card: Card) -> str:
