@@ -269,7 +269,12 @@ SK.Table = class {
   }
   async loadRecent() {
     const r = await SK.api("GET", `/api/tables/${this.id}/events?since=${Math.max(0, this.seq - 12)}`);
-    if (r.ok) { this.recent = r.data.events; this.onChange("recent"); }
+    if (!r.ok) return;
+    // Live events may have come in while the request was on its way: keep them too.
+    const bySeq = new Map(r.data.events.map((x) => [x.seq, x]));
+    this.recent.forEach((x) => { if (!bySeq.has(x.seq)) bySeq.set(x.seq, x); });
+    this.recent = [...bySeq.values()].sort((a, b) => a.seq - b.seq).slice(-40);
+    this.onChange("recent");
   }
   onState(m) {
     if (m.seq < this.seq && m.event) return;
