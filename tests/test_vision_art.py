@@ -589,6 +589,8 @@ def test_the_keeper_teaches_a_card_whose_index_is_found_where_the_deck_shows_its
     reply = teach("Kcl")
     assert reply.status_code == 400
     assert "learn some of the deck's other clubs first" in reply.json["error"]
+    deck_info = client.get(f"/api/tables/{tid}/deck", headers={"Authorization": f"Bearer {keeper}"})
+    assert deck_info.status_code == 200 and deck_info.json["learned"] == []  # nothing stored
     for code in ["Kdi", "Khe", "2cl", "5cl"]:
         assert teach(code).status_code == 201
     reply = teach("Kcl")

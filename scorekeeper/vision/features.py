@@ -242,13 +242,18 @@ class GlyphTemplates:
         >>> bool(np.allclose(np.diag(GlyphTemplates.of(t).correlate(t)), 1.0, atol=1e-4))
         True
         """
-        split = SPLIT_ROW * PATCH_W
-        total: FloatImage = np.zeros((len(patches), len(self.parts[0][0])), np.float32)
-        for (centred, masks, count), p in zip(
-                self.parts, (patches[:, :split], patches[:, split:]), strict=True):
-            total += _within_masks(p @ centred.T, p @ masks.T, np.square(p) @ masks.T, count)
+        total: FloatImage = self.correlate_part(patches, 0)
+        for part in range(1, len(self.parts)):
+            total += self.correlate_part(patches, part)
         total /= len(self.parts)
         return total
+
+    def correlate_part(self, patches: FloatImage, part: int) -> FloatImage:
+        """``correlate`` of one part alone (0: the rank rows, 1: the pip rows), (N, T)."""
+        split = SPLIT_ROW * PATCH_W
+        centred, masks, count = self.parts[part]
+        p = patches[:, :split] if part == 0 else patches[:, split:]
+        return _within_masks(p @ centred.T, p @ masks.T, np.square(p) @ masks.T, count)
 
     def rough(self, patches: FloatImage) -> npt.NDArray[np.float32]:
         """Each patch row's best ``correlate`` score over the templates (N,), approximated

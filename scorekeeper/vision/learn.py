@@ -25,21 +25,19 @@ from scorekeeper.vision.features import (
     CANON_H,
     CANON_W,
     GLYPH_GROW,
-    GLYPH_MARGIN,
     INK_LEVEL,
     PATCH_H,
     PATCH_W,
-    SPLIT_ROW,
     STEP,
     Blob,
     FloatImage,
+    GlyphTemplates,
     Image,
     Mask,
     affine_variants,
     blur_for_step,
     describe,
     frame_matrix,
-    grown,
     index_glyph,
     index_glyph_mask,
     ink_blobs,
@@ -395,8 +393,8 @@ class _DeckLook:
     its suit: their rank rows and pip rows, the learned cards' index frames, and the pip size
     of its suit."""
 
-    ranks: _PeerParts | None  # None: no card of its rank is learned
-    pips: _PeerParts
+    ranks: GlyphTemplates | None  # None: no card of its rank is learned
+    pips: GlyphTemplates
     frames: tuple[npt.NDArray[np.float64], ...]
     pip_ratio: float
 
@@ -411,15 +409,25 @@ class _DeckLook:
             return None
         frames = {m.to_canon[0].astype(np.float64).tobytes(): m.to_canon[0].astype(np.float64)
                   for m, _ in suited}
-        return cls(_PeerParts([m.templates[0] for m in ranks], rank=True) if ranks else None,
-                   _PeerParts([m.templates[0] for m in suits], rank=False),
+        return cls(_around_own_glyphs(ranks) if ranks else None, _around_own_glyphs(suits),
                    tuple(frames.values()), float(np.median([m.pip_ratio for m in suits])))
 
     def fit(self, patch: FloatImage) -> float:
-        """The poorer of a described patch's best rank and best pip correlations (the pip's
-        alone without learned cards of its rank)."""
-        pip = self.pips.best(patch)
-        return pip if self.ranks is None else min(self.ranks.best(patch), pip)
+        """The poorer of a described patch's best rank and best pip correlations, each around
+        the learned cards' own glyphs (the pip's alone without learned cards of its rank)."""
+        row = patch[None]
+        pip = float(self.pips.correlate_part(row, 1).max())
+        if self.ranks is None:
+            return pip
+        return min(float(self.ranks.correlate_part(row, 0).max()), pip)
+
+
+def _around_own_glyphs(models: list[CardModel]) -> GlyphTemplates:
+    """The learned cards' first templates, prepared for comparison around their own index
+    glyphs (``index_glyph``)."""
+    firsts = np.stack([m.templates[0] for m in models])
+    return GlyphTemplates.of(firsts, own=np.stack(
+        [index_glyph(t.reshape(PATCH_H, PATCH_W)) for t in firsts]))
 
 
 def _plurals(card: Card) -> str:
@@ -428,34 +436,6 @@ def _plurals(card: Card) -> str:
         return "cards"
     rank = RANK_NAMES[card.rank]
     return f"{rank}s and {SUIT_PLURALS[card.suit]}"
-
-
-class _PeerParts:
-    """The rank (or pip) rows of learned cards' first templates, centred and normalised
-    within their own glyphs (``index_glyph``, grown by ``GLYPH_MARGIN``), for ``best``."""
-
-    def __init__(self, templates: list[FloatImage], rank: bool) -> None:
-        rows = slice(0, SPLIT_ROW) if rank else slice(SPLIT_ROW, PATCH_H)
-        self.rows = rows
-        masks, centred = [], []
-        for t in templates:
-            shaped = t.reshape(PATCH_H, PATCH_W)
-            mask = grown(index_glyph(shaped), GLYPH_MARGIN)[rows].astype(np.float32).ravel()
-            part = shaped[rows].ravel()
-            c = (part - (part * mask).sum() / max(mask.sum(), 1.0)) * mask
-            centred.append(c / max(float(np.linalg.norm(c)), 1e-6))
-            masks.append(mask)
-        self.masks = np.stack(masks)
-        self.centred = np.stack(centred)
-
-    def best(self, patch: FloatImage) -> float:
-        """The best correlation of a described patch's part with the learned ones, each
-        within its own mask."""
-        part = patch.reshape(PATCH_H, PATCH_W)[self.rows].ravel()
-        count = np.maximum(self.masks.sum(axis=1), 1.0)
-        sums = self.masks @ part
-        spread = np.sqrt(np.maximum(self.masks @ np.square(part) - sums * sums / count, 1e-6))
-        return float(((self.centred @ part) / spread).max())
 
 
 def _index_frames(norm: FloatImage, lone_ok: bool) -> tuple[
