@@ -43,7 +43,6 @@ from scorekeeper.vision.features import (
     FloatImage,
     GlyphTemplates,
     blur_for_step,
-    describe,
     frame_matrices,
     glyph_mask,
     grown,
@@ -60,12 +59,6 @@ from scorekeeper.vision.scene import Scene, analyse, card_ink
 
 #: Long side of the working copy of a photo, in pixels.
 WORK_SIDE: Final = 1400
-#: Lowest correlation over the whole index window for a guess to be compared around each
-#: learned glyph (which costs three times as much; on busy cloths most pairs of marks are
-#: no index at all). A small index leaves much of its window to what lies around it (the
-#: card above, the table): on the Aguilar probe decks, 0.25 rather than 0.3 read two more cards
-#: of one photo (the 420 tuned and probe photos read the same), at 2% more time.
-PRESELECT: Final = 0.25
 #: Lowest rough score (``GlyphTemplates.rough``) for a guess to be compared in full, under
 #: ``SHORTLIST`` by a margin for the rough score's error: on the tuned and probe photos, one
 #: guess in ten thousand of those scoring 0.6 or more in full scored 0.1 less roughly (the
@@ -841,8 +834,9 @@ class _Directions:
         y0, y1 = max(0, int(cy - reach)), min(h, int(cy + reach) + 1)
         if x1 - x0 < 3 or y1 - y0 < 3:
             return []
-        ring = np.hypot(np.arange(x0, x1)[None, :] - cx, np.arange(y0, y1)[:, None] - cy)
-        keep = (ring >= unit / 2.0) & (ring <= reach)
+        # Squared distances: half the time of np.hypot, in the innermost loop of lone marks.
+        ring = (np.arange(x0, x1)[None, :] - cx) ** 2 + (np.arange(y0, y1)[:, None] - cy) ** 2
+        keep = (ring >= (unit / 2.0) ** 2) & (ring <= reach ** 2)
         bins = 90 // LONE_BIN
         counts = np.bincount(self.bins[y0:y1, x0:x1][keep],
                              weights=self.strength[y0:y1, x0:x1][keep], minlength=bins)
@@ -951,8 +945,8 @@ class _Compared(NamedTuple):
 
 def _compare(patches: FloatImage, group: _Group, n: int, first: int) -> _Compared:
     """Patches (guesses ``first`` on) against one group of templates: the guesses that come
-    close to one of them (``PRESELECT`` over the whole window) and then, around its glyphs,
-    to ``SHORTLIST``; for those, each card's best score around its glyphs and which template
+    close to one of them around its glyphs (roughly, ``ROUGH``, and then in full,
+    ``SHORTLIST``); for those, each card's best score around its glyphs and which template
     (of the profile's) that is, and the same around the index's own glyphs only. In chunks
     of rows: a busy print gives tens of thousands of guesses, and each row holds a score per
     template."""
@@ -961,8 +955,7 @@ def _compare(patches: FloatImage, group: _Group, n: int, first: int) -> _Compare
     own_card, own_best = [np.zeros((0, n), np.float32)], [np.zeros((0, n), np.int64)]
     for start in range(0, len(patches), SCORE_ROWS):
         chunk = patches[start:start + SCORE_ROWS]
-        maybe = np.nonzero(group.glyphs.rough(chunk) >= ROUGH)[0]
-        kept = maybe[(describe(chunk[maybe]) @ group.templates.T).max(axis=1) >= PRESELECT]
+        kept = np.nonzero(group.glyphs.rough(chunk) >= ROUGH)[0]
         ncc = group.glyphs.correlate(chunk[kept])
         close = np.nonzero(ncc.max(axis=1, initial=-1.0) >= SHORTLIST)[0]
         top, which = _per_card(ncc[close], group.owner, n)
@@ -1009,7 +1002,6 @@ class _Group:
 
     lone: bool
     columns: npt.NDArray[np.int64]  # the templates' rows in the profile
-    templates: FloatImage
     owner: npt.NDArray[np.int32]
     glyphs: GlyphTemplates
     own: GlyphTemplates  # around the index's own glyphs only
@@ -1125,7 +1117,7 @@ def _groups(profile: DeckProfile, own: npt.NDArray[np.uint8]) -> tuple[_Group, .
             continue
         templates = profile.templates if len(columns) == len(lone) else (
             profile.templates[columns])
-        groups.append(_Group(kind, columns, templates, profile.owner[columns],
+        groups.append(_Group(kind, columns, profile.owner[columns],
                              GlyphTemplates.of(templates, rough=True),
                              GlyphTemplates.of(templates, own[columns])))
     return tuple(groups)
