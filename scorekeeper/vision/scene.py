@@ -95,23 +95,14 @@ def _channel_max_min(f: FloatImage) -> tuple[FloatImage, FloatImage]:
     return _channel_max(f), _channel_min(f)
 
 
-# A pixel's three channels lie side by side in a row of the image seen as one channel: a
-# dilation or erosion three wide, read at each middle channel, takes their largest or smallest
-# (several times faster than splitting the channels).
-_ACROSS_CHANNELS: Final = np.ones((1, 3), np.uint8)
-
-
 def _channel_max(f: FloatImage) -> FloatImage:
-    h, w = f.shape[:2]
-    out: FloatImage = np.ascontiguousarray(cv2.dilate(f.reshape(h, w * 3), _ACROSS_CHANNELS)[
-        :, 1::3])
+    # Elementwise over the channel planes: several times faster than ``max(axis=2)``.
+    out: FloatImage = np.maximum(np.maximum(f[..., 0], f[..., 1]), f[..., 2])
     return out
 
 
 def _channel_min(f: FloatImage) -> FloatImage:
-    h, w = f.shape[:2]
-    out: FloatImage = np.ascontiguousarray(cv2.erode(f.reshape(h, w * 3), _ACROSS_CHANNELS)[
-        :, 1::3])
+    out: FloatImage = np.minimum(np.minimum(f[..., 0], f[..., 1]), f[..., 2])
     return out
 
 
@@ -177,7 +168,7 @@ def region_outlines(labels: npt.NDArray[np.int32]) -> tuple[npt.NDArray[np.int32
 def _gains(img: Image) -> npt.NDArray[np.float32]:
     """Per-channel factors (including 1/255) that make the whitest pixels neutral."""
     sample = img[::4, ::4].reshape(-1, 3)
-    low = sample.min(axis=1)
+    low = np.minimum(np.minimum(sample[:, 0], sample[:, 1]), sample[:, 2])  # min(axis=1), faster
     whitest = sample[low >= np.percentile(low, 97)].astype(np.float32)
     if len(whitest) < 10:
         return np.full(3, 1.0 / 255.0, np.float32)
@@ -215,14 +206,17 @@ def analyse(img: Image) -> Scene:
     small_scale = (gains / np.maximum(est, 0.03)).astype(np.float32)
     scale = cv2.resize(small_scale, (w, h), interpolation=cv2.INTER_LINEAR)
     norm = cv2.multiply(img, scale, dtype=cv2.CV_32F)
-    low = _channel_min(norm)
-    ink: FloatImage = np.clip(1.0 - low, 0.0, 1.0)
+    # 1 - the darkest channel, at least 0 (norm is never negative), made in place.
+    ink: FloatImage = _channel_min(norm)
+    np.subtract(np.float32(1.0), ink, out=ink)
+    np.maximum(ink, np.float32(0.0), out=ink)
     widths: dict[int, float] = {}
     count = int(labels_half.max())
     if count:
         dist = cv2.distanceTransform((labels_half > 0).astype(np.uint8), cv2.DIST_L2, 3)
         peaks = np.zeros(count + 1, np.float32)
-        np.maximum.at(peaks, labels_half.ravel(), dist.ravel())
+        on = np.flatnonzero(labels_half)  # the table's pixels add nothing, and are most
+        np.maximum.at(peaks, labels_half.ravel()[on], dist.ravel()[on])
         widths = {label: 4.0 * float(peaks[label]) for label in range(1, count + 1)}
     outlines = region_outlines(labels_half)
     hulls = hull_regions(labels_half, outlines)
