@@ -1359,7 +1359,7 @@ def _by_colour(fits: dict[int, list[float]], colours: npt.NDArray[np.float32],
     cards = list(fits)
     dist = dict(zip(cards, np.linalg.norm(colours[cards] - colour, axis=1).tolist(), strict=True))
     penalties = dict(zip(cards, _colour_penalty(colours[cards], colour).tolist(), strict=True))
-    mean = {card: float(np.mean(f)) for card, f in fits.items()}
+    mean = {card: sum(f) / len(f) for card, f in fits.items()}
     results = []
     for card in cards:
         group = [b for b in cards if b == card or (
