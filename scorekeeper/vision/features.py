@@ -384,6 +384,17 @@ def index_glyph(part: FloatImage) -> npt.NDArray[np.uint8]:
     return own
 
 
+def index_glyphs(templates: FloatImage) -> npt.NDArray[np.uint8]:
+    """``index_glyph`` of each template row (T, PATCH_H * PATCH_W): (T, PATCH_H, PATCH_W).
+
+    >>> index_glyphs(np.zeros((0, PATCH_H * PATCH_W), np.float32)).shape
+    (0, 30, 24)
+    """
+    if not len(templates):
+        return np.zeros((0, PATCH_H, PATCH_W), np.uint8)
+    return np.stack([index_glyph(t.reshape(PATCH_H, PATCH_W)) for t in templates])
+
+
 def _index_near() -> npt.NDArray[np.bool_]:
     """The patch pixels within ``INDEX_REACH`` of ``INDEX_POINTS``."""
     near = np.zeros((PATCH_H, PATCH_W), np.uint8)

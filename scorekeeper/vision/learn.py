@@ -38,8 +38,8 @@ from scorekeeper.vision.features import (
     blur_for_step,
     describe,
     frame_matrix,
-    index_glyph,
     index_glyph_mask,
+    index_glyphs,
     ink_blobs,
     ink_colour,
     inkness,
@@ -426,8 +426,7 @@ def _around_own_glyphs(models: list[CardModel]) -> GlyphTemplates:
     """The learned cards' first templates, prepared for comparison around their own index
     glyphs (``index_glyph``)."""
     firsts = np.stack([m.templates[0] for m in models])
-    return GlyphTemplates.of(firsts, own=np.stack(
-        [index_glyph(t.reshape(PATCH_H, PATCH_W)) for t in firsts]))
+    return GlyphTemplates.of(firsts, own=index_glyphs(firsts))
 
 
 def _plurals(card: Card) -> str:

@@ -46,7 +46,7 @@ from scorekeeper.vision.features import (
     frame_matrices,
     glyph_mask,
     grown,
-    index_glyph,
+    index_glyphs,
     ink_colours,
     inkness,
     lone_points,
@@ -1032,9 +1032,7 @@ _KEPT: weakref.WeakKeyDictionary[DeckProfile, _Kept] = weakref.WeakKeyDictionary
 def _kept(profile: DeckProfile) -> _Kept:
     """The work kept with ``profile`` (made on its first photo)."""
     if profile not in _KEPT:
-        own = np.stack(
-            [index_glyph(t.reshape(PATCH_H, PATCH_W)) for t in profile.templates]
-        ) if len(profile.templates) else np.zeros((0, PATCH_H, PATCH_W), np.uint8)
+        own = index_glyphs(profile.templates)
         glyphs = np.stack([grown(g, GLYPH_GROW) for g in own]) if len(own) else own
         shown = tuple(_rank_and_suit(code) for code in profile.codes)
         _KEPT[profile] = _Kept(_groups(profile, own), glyphs, {}, shown, {
