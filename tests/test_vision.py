@@ -323,11 +323,11 @@ def test_guesses_compared_in_chunks_read_as_all_at_once(reference: DeckProfile,
     # The coarse comparison takes the guesses a chunk at a time to bound its memory; chunk
     # edges (here every 7 guesses, most chunks with no guess worth a second look) change
     # nothing.
-    from scorekeeper.vision import recognition
+    from scorekeeper.vision import coarse
 
     shot = make_photo(np.random.default_rng(11), deck_codes("toss"), size=SIZE, kind="fan")
     whole = recognize(shot.jpeg, reference)
-    monkeypatch.setattr(recognition, "SCORE_ROWS", 7)
+    monkeypatch.setattr(coarse, "SCORE_ROWS", 7)
     chunked = recognize(shot.jpeg, reference)
     assert len(whole.cards) >= 2
     assert chunked.to_json() == whole.to_json()
@@ -379,7 +379,7 @@ def test_patches_sampled_together_match_one_at_a_time(monkeypatch: pytest.Monkey
 def test_marks_found_where_they_are_with_the_table_cut_away() -> None:
     # Marks are looked for only in the box around the inked cards; they keep their places in
     # the photo, also against its edges.
-    from scorekeeper.vision.recognition import _marks
+    from scorekeeper.vision.marks import _marks
 
     ink = np.zeros((200, 300), np.float32)
     ink[150:170, 250:260] = 1.0
@@ -399,19 +399,19 @@ def test_work_kept_with_a_profile_goes_when_the_profile_does(reference: DeckProf
     import gc
     import weakref
 
-    from scorekeeper.vision import recognition
+    from scorekeeper.vision import kept
 
     rng = np.random.default_rng(11)
     shot = make_photo(rng, ["9he", "Kca", "7or"], size=SIZE, kind="fan", max_tilt=20)
     profile = DeckProfile.from_bytes(reference.to_bytes())
     first = recognize(shot.jpeg, profile)
-    assert recognition._kept(profile).parts
+    assert kept._kept(profile).parts
     again = recognize(shot.jpeg, profile)
     assert [(c.code, c.confidence) for c in again.cards] == [
         (c.code, c.confidence) for c in first.cards]
-    held = len(recognition._KEPT)
+    held = len(kept._KEPT)
     gone = weakref.ref(profile)
     del profile
     gc.collect()
     assert gone() is None
-    assert len(recognition._KEPT) == held - 1
+    assert len(kept._KEPT) == held - 1

@@ -425,7 +425,7 @@ def test_a_court_cards_ink_colour_is_learned_on_its_index_not_its_picture(
     # Anglo-poker's jack of diamonds has its picture's black and yellow within its index
     # window: read over the whole window, its red was learned half black (0.38 from the pip
     # cards' red), which cost the right card its place among the finalists.
-    from scorekeeper.vision.recognition import COLOUR_FREE
+    from scorekeeper.vision.coarse import COLOUR_FREE
 
     _need_art("anglo_poker")
     deck = aisleriot("anglo_poker")

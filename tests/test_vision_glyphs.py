@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.vision.builtin import reference_profile
+from scorekeeper.vision.coarse import ROUGH, SHORTLIST, _crosses, _per_card
 from scorekeeper.vision.features import (
     PATCH_H,
     PATCH_W,
@@ -21,26 +22,22 @@ from scorekeeper.vision.features import (
     describe,
     index_glyph,
 )
-from scorekeeper.vision.recognition import (
+from scorekeeper.vision.fine import (
     BEND_COST,
     BEND_FREE,
-    ROUGH,
-    SHORTLIST,
     _aligned,
     _bend,
     _by_colour,
     _correction,
-    _crosses,
     _fit,
     _gradients,
     _near_glyph,
     _Part,
-    _per_card,
-    _rank_and_suit,
     _score_bound,
     _shared,
     _too_far,
 )
+from scorekeeper.vision.kept import _rank_and_suit
 
 
 def _index(rank: str = "ring") -> np.ndarray:

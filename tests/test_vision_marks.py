@@ -8,35 +8,28 @@ import cv2
 import numpy as np
 import pytest
 
-from scorekeeper.vision import recognition
-from scorekeeper.vision.builtin import reference_profile
-from scorekeeper.vision.features import FINE_PARTS, Blob, frame_matrix, patch_matrix
-from scorekeeper.vision.recognition import (
+from scorekeeper.vision import guesses as guessing
+from scorekeeper.vision import marks as marking
+from scorekeeper.vision.assemble import (
     ACCEPT,
     CORNER_FIRST,
-    LONE_BUDGET,
-    LONE_TWINS,
-    REFINE_MAX,
     RIVALS,
-    SURE,
     WITHIN_READ,
     WITHIN_SURE,
     _Card,
     _contest,
-    _corner_exposed,
-    _Guess,
-    _guesses,
-    _lone_guesses,
-    _marks,
     _may_lie,
     _not_within_stronger,
-    _on_cards,
     _overlap_share,
-    _placeable,
-    _placements,
-    _refined,
     _same_size,
 )
+from scorekeeper.vision.builtin import reference_profile
+from scorekeeper.vision.features import FINE_PARTS, Blob, frame_matrix, patch_matrix
+from scorekeeper.vision.fine import REFINE_MAX, _refined
+from scorekeeper.vision.guesses import LONE_BUDGET, LONE_TWINS, _Guess, _guesses, _lone_guesses
+from scorekeeper.vision.kept import _placements
+from scorekeeper.vision.marks import _marks
+from scorekeeper.vision.outlines import SURE, _corner_exposed, _on_cards, _placeable
 from scorekeeper.vision.scene import Scene
 
 
@@ -98,7 +91,7 @@ def test_two_glyphs_blurred_into_one_mark_come_apart_at_the_split_level(
     assert pips, [(b.centroid.round(1).tolist(), b.area) for b in blobs]
     assert not parts[pips[0]] & parts[rank]  # the small pip may pair with the rank
     # Where the split level does not part them, the small pip is no mark of its own.
-    monkeypatch.setattr(recognition, "SPLIT_LEVEL", 0.5)
+    monkeypatch.setattr(marking, "SPLIT_LEVEL", 0.5)
     blobs, _ = _marks(ink)
     assert not any(np.linalg.norm(b.centroid - (108, 110)) < 3 for b in blobs)
 
@@ -338,7 +331,7 @@ def test_a_cloth_pattern_passing_as_card_white_does_not_crowd_out_an_index(
     everything = _guesses(scene, blobs, reference_profile())
     assert len(everything) > 5000
     assert any({g.pip, g.anchor} == index for g in everything)
-    monkeypatch.setattr(recognition, "GUESS_BUDGET", 1000)
+    monkeypatch.setattr(guessing, "GUESS_BUDGET", 1000)
     kept = _guesses(scene, blobs, reference_profile())
     assert len(kept) <= 1000
     assert any({g.pip, g.anchor} == index for g in kept)
@@ -404,11 +397,11 @@ def test_marks_compared_a_block_at_a_time_pair_as_all_at_once(
     profile = reference_profile()
 
     def read() -> tuple[list[tuple[int, int]], list[frozenset[int]]]:
-        joined, joined_parts = recognition._with_unions(blobs, parts)
-        guesses = recognition._guesses(scene, joined, profile)
-        return [(g.anchor, g.pip) for g in guesses], joined_parts
+        joined, joined_parts = marking._with_unions(blobs, parts)
+        found = guessing._guesses(scene, joined, profile)
+        return [(g.anchor, g.pip) for g in found], joined_parts
 
     whole = read()
-    monkeypatch.setattr(recognition, "PAIR_BLOCK", 1000)  # two or three rows a block
-    assert len(recognition._blocks(len(blobs))) > 100
+    monkeypatch.setattr(marking, "PAIR_BLOCK", 1000)  # two or three rows a block
+    assert len(marking._blocks(len(blobs))) > 100
     assert read() == whole and len(whole[0]) > 1000 and len(whole[1]) > len(blobs)

@@ -10,20 +10,11 @@ import cv2
 import numpy as np
 import pytest
 
+from scorekeeper.vision.assemble import _add_reading, _another_corner, _Card, _confidence
+from scorekeeper.vision.covering import _leads, _mark_top, _uncovered
 from scorekeeper.vision.features import CANON_H, CANON_W
-from scorekeeper.vision.recognition import (
-    SURE,
-    _add_reading,
-    _another_corner,
-    _by_colour,
-    _Card,
-    _confidence,
-    _leads,
-    _mark_top,
-    _on_cards,
-    _outline_shown,
-    _uncovered,
-)
+from scorekeeper.vision.fine import _by_colour
+from scorekeeper.vision.outlines import SURE, _on_cards, _outline_shown
 from scorekeeper.vision.scene import Scene, analyse, hull_regions
 
 CANON = np.array([[0.0, 0.0], [CANON_W, 0.0], [CANON_W, CANON_H], [0.0, CANON_H]])

@@ -1,0 +1,234 @@
+"""Ink marks on the cards: the connected marks of the card ink at a few levels and after an
+opening, the unions of nearby ones, and the two halves of a mark that narrows to a waist.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Final
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from scorekeeper.vision.features import INK_LEVEL, Blob, FloatImage
+
+#: Largest, as a fraction of the photo's long side (cards fill at most about 40% of it).
+MAX_MARK: Final = 0.1
+#: A mark of this many pixels or more (working image), this much longer than wide (ratio of
+#: its moments), that narrows to this share of the narrower half's widest (smoothed over 3
+#: pixels) somewhere in its middle half, is also read as its two halves, each at least this
+#: share of it: a rank joined to its pip (blur, a rank's tail) is no pair of marks.
+WAIST_MIN_AREA: Final = 40
+WAIST_LONG: Final = 2.0
+WAIST_NARROW: Final = 0.4
+WAIST_SHARE: Final = 0.2
+#: Inkness levels at which ink marks are looked for: the usual one, and a fainter one for
+#: thin or pale glyphs that blur and JPEG break apart at the usual level.
+MARK_LEVELS: Final = (1.0 - INK_LEVEL, 0.28)
+#: Sizes (pixels of the working image) of the openings that cut thin lines (a card's rim, the
+#: shadow of the card above in a fan) away from the glyphs they touch: each gives further marks.
+#: In a tight fan the rim of the card above, with its shadow, reads about 5 pixels thick: on the
+#: 705 tuned and probe photos of 47 decks, 7 rather than 5 read 2,807 cards rather than 2,794
+#: (15 more, 2 fewer; 63 extra detections rather than 66) in about the same time; 6 read 2,806,
+#: 9 read 2,801, and 5 and 7 together 2,807 in 15% more time.
+OPENINGS: Final = (7,)
+#: An opened mark is new when its unopened mark is at least this many times larger.
+OPEN_SPLIT: Final = 1.5
+#: A darker inkness level at which two glyphs that blur into one mark come apart (an index pip
+#: touching the corner's large pip, the J touching the o of "Joker"); its marks are new as
+#: opened ones are, and kept only where a first-level mark gives at most ``SPLIT_PARTS`` of
+#: them (court art comes apart into many, each a cost in guesses).
+SPLIT_LEVEL: Final = 0.7
+SPLIT_PARTS: Final = 2
+#: Ink marks whose boxes are this close (a fraction of the smaller mark's size) may be one
+#: glyph broken apart by blur, JPEG or thin strokes: their union is tried as a mark too.
+MERGE_GAP: Final = 0.35
+#: Above this many marks (a busy print) no unions are tried (their pairs would be too many).
+MAX_UNION_MARKS: Final = 2500
+#: Marks are compared with each other in blocks of rows of at most this many entries.
+PAIR_BLOCK: Final = 1 << 20
+
+
+def _marks(ink: FloatImage, waists: list[tuple[Blob, Blob]] | None = None) -> tuple[
+        list[Blob], list[frozenset[int]]]:
+    """Ink marks at each of ``MARK_LEVELS``, after each of ``OPENINGS`` and at ``SPLIT_LEVEL``
+    (with the unions of nearby ones), and what each is made of: the ids of the first level's
+    marks it holds (or an id of its own). Two marks that share an id are never read as parts
+    of one index, nor as two indices. With ``waists``, the halves of each first-level mark
+    that narrows to a waist are put in it (``_waist_halves``)."""
+    blobs: list[Blob] = []
+    parts: list[frozenset[int]] = []
+    # Only the box around the cards is searched (the table reads as blank), with a margin of
+    # blank so that the opening treats the box's edge as the rest of the photo.
+    most = round(MAX_MARK * max(ink.shape))
+    x0, y0, w0, h0 = cv2.boundingRect((ink > 0).astype(np.uint8))
+    if w0 == 0 or h0 == 0:
+        return blobs, parts
+    pad = max(OPENINGS) + 1
+    x1, y1 = min(ink.shape[1], x0 + w0 + pad), min(ink.shape[0], y0 + h0 + pad)
+    x0, y0 = max(0, x0 - pad), max(0, y0 - pad)
+    ink = ink[y0:y1, x0:x1]
+    offset = np.array([x0, y0], np.float64)
+    first: npt.NDArray[Any] | None = None
+    first_area: npt.NDArray[Any] = np.zeros(0, np.int32)
+    fresh = 0
+    passes = ([(level, 0, False) for level in MARK_LEVELS]
+              + [(MARK_LEVELS[0], k, False) for k in OPENINGS] + [(SPLIT_LEVEL, 0, True)])
+    for level, opening, split in passes:
+        mask: npt.NDArray[Any] = (ink > level).astype(np.uint8)
+        if opening:
+            mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(
+                cv2.MORPH_ELLIPSE, (opening, opening)))
+        # Grana's block-based labelling: the same labels as OpenCV's default, in half the time.
+        count, labels, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(
+            mask, 8, cv2.CV_32S, cv2.CCL_GRANA)
+        holds: dict[int, frozenset[int]] = {}
+        if first is None:
+            first, first_area, fresh = labels, stats[:, 4], count
+            holds = {k: frozenset((k,)) for k in range(1, count)}
+            if waists is not None:
+                waists += _waist_halves(labels, stats, (x0, y0), most)
+        else:
+            inside = first > 0
+            codes = labels[inside].astype(np.int64) * fresh + first[inside]
+            # Pixels come in runs of one pair along each row: unique runs are far fewer.
+            pairs = np.unique(codes[np.flatnonzero(np.diff(codes, prepend=-1))])
+            grouped: dict[int, set[int]] = {}
+            for pair in pairs.tolist():
+                grouped.setdefault(pair // fresh, set()).add(pair % fresh)
+            holds = {k: frozenset(v) for k, v in grouped.items()}
+        level_blobs, level_parts, cut_from = [], [], []
+        for k in range(1, count):
+            x, y, w, h, area = (int(v) for v in stats[k])
+            held = holds.get(k)
+            if area < 5:
+                continue
+            if opening or split:
+                # An opened mark lies inside one unopened mark: the same mark unless it was cut
+                # out of a larger one, and then a mark of its own.
+                if held is not None and OPEN_SPLIT * area >= float(first_area[next(iter(held))]):
+                    continue
+                cut_from.append(-1 if held is None else next(iter(held)))
+                held = None
+            if held is None:
+                held, fresh = frozenset((fresh,)), fresh + 1
+            elif labels is not first and len(held) == 1 and (
+                    1.3 * float(first_area[next(iter(held))]) >= area):
+                continue  # the same mark as at the first level
+            level_blobs.append(Blob(centroids[k].astype(np.float64) + offset, x + x0, y + y0,
+                                    w, h, area))
+            level_parts.append(held)
+        if split:
+            pieces = Counter(cut_from)
+            kept = [j for j, mark in enumerate(cut_from) if pieces[mark] <= SPLIT_PARTS]
+            level_blobs = [level_blobs[j] for j in kept]
+            level_parts = [level_parts[j] for j in kept]
+        level_blobs, level_parts = _with_unions(level_blobs, level_parts)
+        blobs += level_blobs
+        parts += level_parts
+    return blobs, parts
+
+
+def _waist_halves(labels: npt.NDArray[Any], stats: npt.NDArray[Any], offset: tuple[int, int],
+                  most: int) -> list[tuple[Blob, Blob]]:
+    """The two halves of each labelled mark of at least ``WAIST_MIN_AREA`` pixels and at most
+    ``most`` across that narrows to a waist (``_waist_split``), in photo pixels."""
+    out = []
+    sizes = np.maximum(stats[:, 2], stats[:, 3])
+    for k in np.nonzero((stats[:, 4] >= WAIST_MIN_AREA) & (sizes <= most))[0].tolist():
+        if k == 0:
+            continue
+        x, y, w, h, _ = (int(v) for v in stats[k])
+        pieces = _waist_split(labels[y:y + h, x:x + w] == k)
+        x, y = x + offset[0], y + offset[1]
+        halves = [Blob(centroid + (x, y), bx + x, by + y, bw, bh, area)
+                  for centroid, (bx, by, bw, bh), area in pieces]
+        if len(halves) == 2:
+            out.append((halves[0], halves[1]))
+    return out
+
+
+def _waist_split(mask: npt.NDArray[np.bool_]) -> list[tuple[
+        npt.NDArray[np.float64], tuple[int, int, int, int], int]]:
+    """A long mark's two halves where it narrows to a waist between them (a rank and its pip
+    that blur or a tail of the rank joined), as (centroid, box, area) in the mask's pixels;
+    none for a mark without one.
+
+    >>> m = np.zeros((30, 12), bool); m[1:13, 1:11] = True; m[17:29, 1:11] = True
+    >>> m[13:17, 5:7] = True
+    >>> [(c.round(1).tolist(), box, area) for c, box, area in _waist_split(m)]
+    [([5.5, 6.6], (1, 1, 10, 13), 122), ([5.5, 22.3], (1, 15, 10, 14), 124)]
+    >>> _waist_split(np.ones((30, 12), bool))
+    []
+    """
+    ys, xs = np.nonzero(mask)
+    pts = np.column_stack([xs, ys]).astype(np.float64)
+    centred = pts - pts.mean(axis=0)
+    values, vectors = np.linalg.eigh(centred.T @ centred)
+    if values[1] < WAIST_LONG * max(values[0], 1e-6):
+        return []
+    along = centred @ vectors[:, 1]
+    bins = np.floor(along - along.min()).astype(np.int64)
+    profile = np.convolve(np.bincount(bins), np.ones(3) / 3, mode="same")
+    n = len(profile)
+    lo, hi = n // 4, n - n // 4
+    if hi - lo < 1:
+        return []
+    cut = lo + int(np.argmin(profile[lo:hi]))
+    if profile[cut] > WAIST_NARROW * min(profile[:cut].max(), profile[cut + 1:].max()):
+        return []
+    out = []
+    for side in (bins < cut, bins > cut):
+        if side.sum() < WAIST_SHARE * len(bins):
+            return []
+        p = pts[side]
+        x0, y0 = p.min(axis=0).astype(int)
+        x1, y1 = p.max(axis=0).astype(int)
+        out.append((p.mean(axis=0), (int(x0), int(y0), int(x1 - x0 + 1), int(y1 - y0 + 1)),
+                    int(side.sum())))
+    return out
+
+
+def _with_unions(blobs: list[Blob], parts: list[frozenset[int]]) -> tuple[
+        list[Blob], list[frozenset[int]]]:
+    """The ink marks, then the unions of pairs of nearby marks (a rank or pip broken in two
+    reads as its union); and, for each, the first-level marks it is made of."""
+    parts = list(parts)
+    if not 2 <= len(blobs) <= MAX_UNION_MARKS:
+        return blobs, parts
+    box = np.array([(b.x, b.y, b.x + b.w, b.y + b.h) for b in blobs], np.float64)
+    size = np.array([b.size for b in blobs], np.float64)
+    pairs = []
+    for lo, hi in _blocks(len(blobs)):
+        rows = box[lo:hi, None]
+        gap_x = np.maximum(box[None, :, 0] - rows[..., 2], rows[..., 0] - box[None, :, 2])
+        gap_y = np.maximum(box[None, :, 1] - rows[..., 3], rows[..., 1] - box[None, :, 3])
+        gap = np.maximum(np.maximum(gap_x, gap_y), 0.0)
+        small = np.minimum(size[lo:hi, None], size[None, :])
+        close = ((gap <= MERGE_GAP * small)
+                 & (np.maximum(size[lo:hi, None], size[None, :]) < 3 * small))
+        i, j = np.nonzero(np.triu(close, 1 + lo))
+        pairs.append(np.column_stack([i + lo, j]))
+    out = list(blobs)
+    for i, j in np.concatenate(pairs).tolist():
+        a, b = blobs[int(i)], blobs[int(j)]
+        x0, y0 = min(a.x, b.x), min(a.y, b.y)
+        x1, y1 = max(a.x + a.w, b.x + b.w), max(a.y + a.h, b.y + b.h)
+        area = a.area + b.area
+        centroid = (a.centroid * a.area + b.centroid * b.area) / area
+        out.append(Blob(centroid, x0, y0, x1 - x0, y1 - y0, area))
+        parts.append(parts[int(i)] | parts[int(j)])
+    return out, parts
+
+
+def _blocks(n: int) -> list[tuple[int, int]]:
+    """Row ranges for comparing ``n`` marks with each other a block of rows at a time, each
+    block's arrays at most ``PAIR_BLOCK`` entries: a region of a busy print holds thousands
+    of marks, and all their pairs at once took a gigabyte.
+
+    >>> _blocks(3), [hi - lo for lo, hi in _blocks(2048)], _blocks(0)
+    ([(0, 3)], [512, 512, 512, 512], [])
+    """
+    step = max(1, PAIR_BLOCK // max(n, 1))
+    return [(lo, min(n, lo + step)) for lo in range(0, n, step)]

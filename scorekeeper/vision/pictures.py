@@ -1,0 +1,80 @@
+"""A learned card's picture laid over the photo: how well the photo shows it inside an
+outline (which of two overlapping cards lies above, where a lone-mark card lies).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Final
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from scorekeeper.vision.features import CANON_H, CANON_W, FloatImage
+from scorekeeper.vision.profile import DeckProfile
+
+#: Card width (pixels) at which that comparison is made.
+OVERLAP_SIDE: Final = 64
+#: Blur before that comparison, in card widths (it forgives outlines a few percent off).
+OVERLAP_BLUR: Final = 0.02
+
+
+def _picture_fits(ink: FloatImage, pictures: _Pictures, poly: npt.NDArray[np.float64],
+                  width: float, placed: list[tuple[int, npt.NDArray[np.float64],
+                                                   npt.NDArray[np.float64]]]) -> list[float] | None:
+    """How well each of ``placed`` (a card, its corners on its learned picture, and in the
+    photo) explains the photo's inkness within the polygon ``poly`` (correlation, compared
+    with the card ``width`` pixels wide scaled to ``OVERLAP_SIDE`` and blurred by
+    ``OVERLAP_BLUR``); None where the polygon is too small to tell."""
+    h, w = ink.shape
+    x0, y0 = (max(0, int(v)) for v in np.floor(poly.min(axis=0)))
+    x1, y1 = min(w, int(np.ceil(poly[:, 0].max()))), min(h, int(np.ceil(poly[:, 1].max())))
+    f = min(1.0, OVERLAP_SIDE / max(width, 1.0))
+    size = (round(f * (x1 - x0)), round(f * (y1 - y0)))
+    if min(size) < 4:
+        return None
+    mask = np.zeros(size[::-1], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(f * (poly - (x0, y0))).astype(np.int32), 1)
+    inside = mask > 0
+    if inside.sum() < 16:
+        return None
+    sigma = max(0.5, OVERLAP_BLUR * width * f)
+    to_crop = np.array([[f, 0.0, -f * x0], [0.0, f, -f * y0], [0.0, 0.0, 1.0]])
+    photo = cv2.resize(ink[y0:y1, x0:x1], size, interpolation=cv2.INTER_AREA)
+    photo = cv2.GaussianBlur(photo, (0, 0), sigma)[inside]
+    fits = []
+    for card, canon, quad in placed:
+        picture, k = pictures.get(card)
+        to_photo = to_crop @ cv2.getPerspectiveTransform((k * canon).astype(np.float32),
+                                                         quad.astype(np.float32))
+        drawn = cv2.warpPerspective(picture, to_photo, size, flags=cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_REPLICATE)
+        fits.append(_correlation(photo, cv2.GaussianBlur(drawn, (0, 0), sigma)[inside]))
+    return fits
+
+
+class _Pictures:
+    """The learned cards' pictures (inkness) at ``OVERLAP_SIDE`` pixels wide, as needed."""
+
+    def __init__(self, profile: DeckProfile) -> None:
+        self.profile = profile
+        self.small: dict[int, FloatImage] = {}
+
+    def get(self, card: int) -> tuple[FloatImage, float]:
+        """A card's picture, and its scale from the canonical card's pixels."""
+        k = OVERLAP_SIDE / CANON_W
+        if card not in self.small:
+            self.small[card] = cv2.resize(
+                self.profile.ink[card].astype(np.float32) / 255.0,
+                (OVERLAP_SIDE, round(k * CANON_H)), interpolation=cv2.INTER_AREA)
+        return self.small[card], k
+
+
+def _correlation(x: FloatImage, y: FloatImage) -> float:
+    """Pearson correlation of two samples; 0 where either is blank."""
+    dx, dy = x - x.mean(), y - y.mean()
+    nx, ny = float(np.linalg.norm(dx)), float(np.linalg.norm(dy))
+    if nx < 1e-3 * math.sqrt(x.size) or ny < 1e-3 * math.sqrt(y.size):
+        return 0.0
+    return float(dx @ dy) / (nx * ny)
