@@ -41,7 +41,7 @@ import subprocess  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
-from collections.abc import Callable  # noqa: E402
+from collections.abc import Callable, Sequence  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -56,6 +56,8 @@ from scorekeeper.vision.synth import SynthPhoto, calibration_photo, make_photo, 
 
 #: Confidence from which a card counts as "confident" (the phone page asks about the rest).
 CONFIDENT = 0.9
+#: An outline whose worst corner lies this many card widths off counts as off.
+OUTLINE_OFF = 0.2
 
 
 def _toss(theme: str, inks: str) -> Callable[[], art.ArtDeck]:
@@ -182,6 +184,7 @@ class Tally:
     tops_right: int = 0
     times: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
+    outlines: list[float] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
 
     def report(self, title: str, calibration: str, misses: int) -> None:
@@ -199,11 +202,25 @@ class Tally:
         print(f"    confident right {100 * self.confident_right / max(1, self.confident):6.2f}%"
               f"  ({self.confident_right}/{self.confident} cards read with confidence >= "
               f"{CONFIDENT})")
+        off = np.array(self.outlines or [0.0])
+        print(f"    outline         median {np.median(off):.3f} card widths off at the worst "
+              f"corner, {100 * float(np.mean(off > OUTLINE_OFF)):.1f}% over {OUTLINE_OFF} "
+              f"({len(self.outlines)} cards read right)")
         print(f"    time per photo  median {1000 * statistics.median(times or [0]):.0f} ms, "
               f"p95 {1000 * p95:.0f} ms wall; CPU median "
               f"{1000 * statistics.median(cpu or [0]):.0f} ms, p95 {1000 * cpu95:.0f} ms")
         for line in self.failures[:misses]:
             print(f"      miss: {line}")
+
+
+def outline_off(truth: Sequence[tuple[float, float]],
+                found: Sequence[tuple[float, float]]) -> float:
+    """How far a reading's outline lies from the card's at its worst corner, in card widths
+    (either way round: a card read from its other index has its outline turned half round)."""
+    t, q = np.array(truth, np.float64), np.array(found, np.float64)
+    width = float(np.linalg.norm(t[1] - t[0]))
+    return min(float(np.linalg.norm(np.roll(q, k, axis=0) - t, axis=1).max())
+               for k in (0, 2)) / width
 
 
 def score(shot: SynthPhoto, result: Recognition, tally: Tally) -> None:
@@ -217,6 +234,8 @@ def score(shot: SynthPhoto, result: Recognition, tally: Tally) -> None:
         k = pairs.get(i)
         ok = k is not None and found[k].code == t.code
         right += ok
+        if k is not None and ok:
+            tally.outlines.append(outline_off(t.corners, found[k].corners))
         if k is not None and found[k].confidence >= CONFIDENT:
             tally.confident += 1
             tally.confident_right += ok
@@ -346,6 +365,7 @@ def main(argv: list[str] | None = None) -> int:
                 setattr(total, attr, getattr(total, attr) + getattr(tally, attr))
             total.times += tally.times
             total.cpu += tally.cpu
+            total.outlines += tally.outlines
         total.report("all decks of this group", "-", 0)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     if last is not None:

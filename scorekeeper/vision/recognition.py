@@ -45,8 +45,9 @@ from scorekeeper.vision.images import decode, read_bytes
 from scorekeeper.vision.kept import _kept
 from scorekeeper.vision.marks import _marks
 from scorekeeper.vision.outlines import _placeable
+from scorekeeper.vision.perspective import in_perspective
 from scorekeeper.vision.profile import DeckProfile
-from scorekeeper.vision.scene import analyse, card_ink
+from scorekeeper.vision.scene import Scene, analyse, card_ink
 
 #: Long side of the working copy of a photo, in pixels.
 WORK_SIDE: Final = 1400
@@ -180,6 +181,7 @@ def find_cards(
         return [], ["no card corners found: make sure each card's corner (rank and suit) shows"]
     _score(scene, ink, guesses, profile)
     cards = _assemble(scene, blobs, parts, guesses, profile, _Fine(scene, ink, profile, detail))
+    _in_perspective(scene, cards)
     cards = _same_size(_not_within_stronger(cards))
     if not cards:
         warnings.append("no card could be read: hold the phone closer or steadier and retake")
@@ -187,3 +189,12 @@ def find_cards(
     _mark_top(cards, leads)
     cards.sort(key=lambda c: float(c.quad[:, 0].mean()))
     return cards, warnings
+
+
+def _in_perspective(scene: Scene, cards: list[_Card]) -> None:
+    """Place the cards read from one index again through the table's perspective (the others
+    average the outlines from their two indices, whose errors run opposite ways)."""
+    single = [c for c in cards if len(c.index_points) == 1]
+    quads = in_perspective(scene, [c.quad for c in single], [c.index_points[0] for c in single])
+    for card, quad in zip(single, quads, strict=True):
+        card.quad = quad
