@@ -181,20 +181,27 @@ def find_cards(
         return [], ["no card corners found: make sure each card's corner (rank and suit) shows"]
     _score(scene, ink, guesses, profile)
     cards = _assemble(scene, blobs, parts, guesses, profile, _Fine(scene, ink, profile, detail))
-    _in_perspective(scene, cards)
     cards = _same_size(_not_within_stronger(cards))
     if not cards:
         warnings.append("no card could be read: hold the phone closer or steadier and retake")
     cards, leads = _uncovered(cards, _leads(cards, scene.ink, profile))
+    # Which readings are kept was judged on the outlines as the indices place them (its
+    # thresholds allow for their error); which card lies on top, on the outlines in perspective.
+    if _in_perspective(scene, cards):
+        leads = _leads(cards, scene.ink, profile)
     _mark_top(cards, leads)
     cards.sort(key=lambda c: float(c.quad[:, 0].mean()))
     return cards, warnings
 
 
-def _in_perspective(scene: Scene, cards: list[_Card]) -> None:
+def _in_perspective(scene: Scene, cards: list[_Card]) -> bool:
     """Place the cards read from one index again through the table's perspective (the others
-    average the outlines from their two indices, whose errors run opposite ways)."""
+    average the outlines from their two indices, whose errors run opposite ways); whether any
+    moved."""
     single = [c for c in cards if len(c.index_points) == 1]
     quads = in_perspective(scene, [c.quad for c in single], [c.index_points[0] for c in single])
+    moved = False
     for card, quad in zip(single, quads, strict=True):
+        moved = moved or quad is not card.quad
         card.quad = quad
+    return moved
