@@ -120,9 +120,10 @@ def _areas(quads: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
 
 def _edges(scene: Scene, quads: npt.NDArray[np.float64]) -> tuple[
         npt.NDArray[np.float32], npt.NDArray[np.float64]]:
-    """How sharply the card regions end (1 across a clean edge) around the outlines ``quads``
-    (working-image pixels), at half size: the gradient of the slightly blurred region mask,
-    over the outlines' box grown by half its size each way; and that crop's corner."""
+    """How the card regions end around the outlines ``quads`` (working-image pixels), at half
+    size: the gradient of the slightly blurred region mask (H, W, 2; 1 long across a clean
+    edge, pointing into the region), over the outlines' box grown by half its size each way;
+    and that crop's corner."""
     lo, hi = quads.reshape(-1, 2).min(axis=0) / 2, quads.reshape(-1, 2).max(axis=0) / 2
     grow = (hi - lo) / 2
     h, w = scene.filled.shape
@@ -130,22 +131,31 @@ def _edges(scene: Scene, quads: npt.NDArray[np.float64]) -> tuple[
     x1, y1 = min(w, int(hi[0] + grow[0]) + 1), min(h, int(hi[1] + grow[1]) + 1)
     crop = (scene.filled[y0:max(y0 + 1, y1), x0:max(x0 + 1, x1)] > 0).astype(np.float32)
     mask = cv2.GaussianBlur(crop, (0, 0), EDGE_BLUR)
-    gx = cv2.Sobel(mask, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(mask, cv2.CV_32F, 0, 1, ksize=3)
     # A step blurred by sigma peaks at 1 / (sigma sqrt(2 pi)); Sobel weighs 8 per pixel.
-    out: npt.NDArray[np.float32] = np.sqrt(gx * gx + gy * gy) * np.float32(
-        EDGE_BLUR * np.sqrt(2 * np.pi) / 8.0)
+    scale = float(EDGE_BLUR * np.sqrt(2 * np.pi) / 8.0)
+    out: npt.NDArray[np.float32] = np.stack(
+        [cv2.Sobel(mask, cv2.CV_32F, 1, 0, ksize=3, scale=scale),
+         cv2.Sobel(mask, cv2.CV_32F, 0, 1, ksize=3, scale=scale)], axis=-1)
     return out, np.array([x0, y0], np.float64)
 
 
 def _on_edges(edges: tuple[npt.NDArray[np.float32], npt.NDArray[np.float64]],
               quads: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """Mean edge strength (``_edges``) along the sides of each set of outlines (M, K, 4, 2;
-    working-image pixels), (M,)."""
-    strength, corner = edges
+    """How much the sides of each set of outlines (M, K, 4, 2; working-image pixels) lie on
+    edges of the card regions with the region inside them (``_edges`` along each side's
+    inward normal, mean over points along the sides; an edge the other way round counts
+    against), (M,)."""
+    gradient, corner = edges
     ends = np.roll(quads, -1, axis=-2)
-    points = (quads[..., None, :] + (ends - quads)[..., None, :] * _ALONG[:, None]) / 2 - corner
-    xs = np.clip(points[..., 0].astype(np.int64), 0, strength.shape[1] - 1)
-    ys = np.clip(points[..., 1].astype(np.int64), 0, strength.shape[0] - 1)
-    out: npt.NDArray[np.float64] = strength[ys, xs].reshape(len(quads), -1).mean(axis=1)
+    sides = ends - quads
+    normals = np.stack([-sides[..., 1], sides[..., 0]], axis=-1)
+    normals /= np.maximum(np.linalg.norm(normals, axis=-1, keepdims=True), 1e-12)
+    inward = np.einsum("...j,...j->...", normals,
+                       quads.mean(axis=-2, keepdims=True) - (quads + ends) / 2)
+    normals *= np.where(inward < 0, -1.0, 1.0)[..., None]
+    points = (quads[..., None, :] + sides[..., None, :] * _ALONG[:, None]) / 2 - corner
+    xs = np.clip(points[..., 0].astype(np.int64), 0, gradient.shape[1] - 1)
+    ys = np.clip(points[..., 1].astype(np.int64), 0, gradient.shape[0] - 1)
+    along = np.einsum("...j,...j->...", gradient[ys, xs], normals[..., None, :])
+    out: npt.NDArray[np.float64] = along.reshape(len(quads), -1).mean(axis=1)
     return out
