@@ -3,10 +3,11 @@ their near end, while an outline placed from a card's index alone is the learned
 the index's affine frame, which overshoots the far end (on the tuned and probe photos, by a
 median of an eighth of a card's width at 20 degrees of tilt and a sixth at 40). One
 projective correction for the whole table, two numbers, is chosen so that the sides of the
-cards' outlines placed through it lie on the card regions' edges best: a fan's or a pile's
-rim, an apart card's four sides (a side under another card shows no edge whatever the
-correction). Covering the regions best was tried first: a cloth whose pattern passes as card
-white drew the outlines out over it.
+cards' outlines placed through it lie best on edges of the card regions that have the region
+on their inner side: a fan's or a pile's rim, an apart card's four sides (a side under
+another card shows no edge whatever the correction). Covering the regions best was tried
+first, then edges either way round: a cloth whose pattern passes as card white drew the
+outlines out over it.
 
 Points are taken in photo units (centred on the photo, divided by its long side). The
 correction maps a point ``p`` to ``p / (1 + n . p)``, ``n`` being the table's two numbers:
@@ -32,7 +33,7 @@ STEPS: Final = (0.3, 0.1, 0.04)
 #: The card regions' edges are read with this blur (pixels of the half-size region mask).
 EDGE_BLUR: Final = 1.5
 #: A correction is kept where the outlines' sides through it lie on the regions' edges this
-#: much more (mean edge strength, 1 for a clean edge) than as placed.
+#: much more (``_on_edges``: 1 for sides all on clean edges) than as placed.
 GAIN: Final = 0.02
 #: No point of an outline may come nearer the table's horizon than this (``1 + n . p``).
 HORIZON: Final = 0.2
