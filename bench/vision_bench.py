@@ -41,7 +41,7 @@ import subprocess  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
-from collections.abc import Callable, Sequence  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -52,7 +52,13 @@ from scorekeeper.vision import art  # noqa: E402
 from scorekeeper.vision.calibration import calibrate_dir  # noqa: E402
 from scorekeeper.vision.profile import DeckProfile  # noqa: E402
 from scorekeeper.vision.recognition import Recognition, recognize  # noqa: E402
-from scorekeeper.vision.synth import SynthPhoto, calibration_photo, make_photo, match  # noqa: E402
+from scorekeeper.vision.synth import (  # noqa: E402
+    SynthPhoto,
+    calibration_photo,
+    make_photo,
+    match,
+    outline_off,
+)
 
 #: Confidence from which a card counts as "confident" (the phone page asks about the rest).
 CONFIDENT = 0.9
@@ -211,16 +217,6 @@ class Tally:
               f"{1000 * statistics.median(cpu or [0]):.0f} ms, p95 {1000 * cpu95:.0f} ms")
         for line in self.failures[:misses]:
             print(f"      miss: {line}")
-
-
-def outline_off(truth: Sequence[tuple[float, float]],
-                found: Sequence[tuple[float, float]]) -> float:
-    """How far a reading's outline lies from the card's at its worst corner, in card widths
-    (either way round: a card read from its other index has its outline turned half round)."""
-    t, q = np.array(truth, np.float64), np.array(found, np.float64)
-    width = float(np.linalg.norm(t[1] - t[0]))
-    return min(float(np.linalg.norm(np.roll(q, k, axis=0) - t, axis=1).max())
-               for k in (0, 2)) / width
 
 
 def score(shot: SynthPhoto, result: Recognition, tally: Tally) -> None:

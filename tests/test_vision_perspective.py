@@ -10,7 +10,7 @@ from scorekeeper.vision import recognition, recognize
 from scorekeeper.vision.builtin import reference_profile
 from scorekeeper.vision.perspective import corrected, in_perspective
 from scorekeeper.vision.profile import DeckProfile
-from scorekeeper.vision.synth import SynthPhoto, make_photo, match
+from scorekeeper.vision.synth import SynthPhoto, make_photo, match, outline_off
 
 SIZE = (2400, 1800)
 
@@ -25,16 +25,8 @@ def _worst_corners(shot: SynthPhoto, profile: DeckProfile) -> list[float]:
     corner, in card widths."""
     result = recognize(shot.jpeg, profile)
     pairs = match(shot.cards, [c.corners for c in result.cards])
-    out = []
-    for i, j in pairs.items():
-        if result.cards[j].code != shot.cards[i].code:
-            continue
-        truth = np.array(shot.cards[i].corners)
-        found = np.array(result.cards[j].corners)
-        width = float(np.linalg.norm(truth[1] - truth[0]))
-        out.append(min(float(np.linalg.norm(np.roll(found, k, axis=0) - truth, axis=1).max())
-                       for k in (0, 2)) / width)
-    return out
+    return [outline_off(shot.cards[i].corners, result.cards[j].corners)
+            for i, j in pairs.items() if result.cards[j].code == shot.cards[i].code]
 
 
 @pytest.mark.parametrize("seed", [0, 9, 19])

@@ -51,15 +51,16 @@ def in_perspective(scene: Scene, quads: list[npt.NDArray[np.float64]],
                    anchors: list[npt.NDArray[np.float64]]) -> list[npt.NDArray[np.float64]]:
     """The outlines ``quads`` (working-image pixels, each placed from the index at its point
     in ``anchors``) placed again through the table's correction that lays their sides on the
-    card regions' edges best; as they are where none does so ``GAIN`` better."""
+    card regions' edges best; ``quads`` itself where none does so ``GAIN`` better."""
     if not quads:
         return quads
-    edges = _edges(scene, np.array(quads, np.float64))
+    pixels = np.array(quads, np.float64)
+    edges = _edges(scene, pixels)
     h, w = scene.norm.shape[:2]
     centre, side = np.array([w / 2.0, h / 2.0]), float(max(w, h))
-    local = (np.array(quads, np.float64) - centre) / side
+    local = (pixels - centre) / side
     points = (np.array(anchors, np.float64) - centre) / side
-    start = _on_edges(edges, local[None] * side + centre)[0]
+    start = _on_edges(edges, pixels[None])[0]
     best, best_fit = np.zeros(2), start
     for step, reach in zip(STEPS, (REACH, *STEPS[:-1]), strict=True):
         ticks = np.arange(-reach, reach + 1e-9, step)

@@ -199,9 +199,10 @@ def _in_perspective(scene: Scene, cards: list[_Card]) -> bool:
     average the outlines from their two indices, whose errors run opposite ways); whether any
     moved."""
     single = [c for c in cards if len(c.index_points) == 1]
-    quads = in_perspective(scene, [c.quad for c in single], [c.index_points[0] for c in single])
-    moved = False
+    placed = [c.quad for c in single]
+    quads = in_perspective(scene, placed, [c.index_points[0] for c in single])
+    if quads is placed:
+        return False
     for card, quad in zip(single, quads, strict=True):
-        moved = moved or quad is not card.quad
         card.quad = quad
-    return moved
+    return True

@@ -93,6 +93,22 @@ def match(truth: Sequence[TruthCard],
     return pairs
 
 
+def outline_off(truth: Sequence[tuple[float, float]],
+                found: Sequence[tuple[float, float]]) -> float:
+    """How far a reading's outline lies from its card's at the worst corner, in card widths,
+    either way round (as ``match`` pairs them: a card read from its other index has its
+    outline turned half round).
+
+    >>> card = ((0, 0), (10, 0), (10, 14), (0, 14))
+    >>> outline_off(card, ((10, 14), (0, 14), (0, 0), (10, 1)))
+    0.1
+    """
+    t, q = np.array(truth, np.float64), np.array(found, np.float64)
+    width = float(np.linalg.norm(t[1] - t[0]))
+    return min(float(np.linalg.norm(np.roll(q, k, axis=0) - t, axis=1).max())
+               for k in (0, 2)) / width
+
+
 _CARD_CACHE: dict[tuple[str, str], DrawnCard] = {}
 
 #: A deck to photograph: one of the project's drawn styles, or third-party art.
