@@ -23,6 +23,7 @@ from scorekeeper.vision.art import TOSS_INKS, TOSS_SUIT_OF, ArtDeck, aguilar, ai
 from scorekeeper.vision.calibration import index_doubt, learn_photo
 from scorekeeper.vision.errors import NoIndexFoundError
 from scorekeeper.vision.features import CANON_H, CANON_W
+from scorekeeper.vision.kept import _chains
 from scorekeeper.vision.learn import (
     deck_fit,
     find_index,
@@ -603,3 +604,32 @@ def _folder(folder: Path, deck: ArtDeck, codes: list[str], seed: int) -> Path:
     for code in codes:
         (folder / f"{code}.jpg").write_bytes(calibration_photo(rng, code, deck, (1600, 1200)))
     return folder
+
+
+def test_a_word_index_whose_letters_blur_into_one_mark_is_read(tmp_path: Path) -> None:
+    # Anglo's jokers print "Joker" down the card, letters nearly touching: in a photo the word
+    # is one long mark, no rank over a pip, and neither joker of this pile was read (the
+    # benchmark's photo, against the whole deck learned as the benchmark learns it).
+    _need_art("anglo")
+    deck = toss_like(aisleriot("anglo"), "warm")
+    rng = np.random.default_rng(2046)
+    for code in deck.codes:
+        (tmp_path / f"{code}.jpg").write_bytes(calibration_photo(rng, code, deck))
+    profile = calibrate_dir(tmp_path, deck="toss").profile
+    assert {"jk-gold", "jk-red"} <= set(_word_cards(profile))
+    rng = np.random.default_rng(2047)
+    for _ in range(3):
+        make_photo(rng, deck.codes, deck, size=(4000, 3000), table="wild")
+    shot = make_photo(rng, deck.codes, deck, size=(4000, 3000), table="wild")
+    assert sorted(c.code for c in shot.cards) == ["10sh", "jk-gold", "jk-red"]
+    result = recognize(shot.jpeg, profile)
+    pairs = match(list(shot.cards), [c.corners for c in result.cards])
+    read = {shot.cards[i].code for i, j in pairs.items()
+            if result.cards[j].code == shot.cards[i].code}
+    assert {"jk-gold", "10sh"} <= read, result.codes
+    assert len(result.cards) == len(set(pairs.values())), result.codes  # nothing extra
+
+
+def _word_cards(profile: DeckProfile) -> list[str]:
+    """The cards ``profile`` holds whose index is a word (a line of glyphs)."""
+    return [profile.codes[card] for card, *_ in _chains(profile)]

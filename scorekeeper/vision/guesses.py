@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from scorekeeper.vision.features import Blob, FloatImage, frame_matrices, lone_points
-from scorekeeper.vision.marks import MAX_MARK, _blocks
+from scorekeeper.vision.marks import MAX_MARK, Chain, _blocks
 from scorekeeper.vision.profile import DeckProfile
 from scorekeeper.vision.scene import Scene
 
@@ -50,6 +50,9 @@ LONE_SECOND: Final = 0.5
 #: 6,000 lone guesses, a second's work).
 LONE_BUDGET: Final = 300
 LONE_TWINS: Final = 30
+#: A long mark read as a deck's word index (``_chain_guesses``) is scaled by its width, which
+#: blur and a slant make uncertain: each of these times that scale is tried.
+CHAIN_SCALES: Final = (0.85, 1.0, 1.18)
 
 
 @dataclass
@@ -70,6 +73,7 @@ class _Guess:
     colour: npt.NDArray[np.float32] | None = None
     refined: npt.NDArray[np.float64] | None = None
     lone: bool = False  # a lone corner mark (``pip`` is ``anchor``), read as lone cards only
+    chain: bool = False  # read from a long mark as a word index, kept only as such a card
 
 
 def _guesses(scene: Scene, blobs: list[Blob], profile: DeckProfile) -> list[_Guess]:
@@ -181,6 +185,46 @@ def _waist_guesses(scene: Scene, blobs: list[Blob], halves: list[tuple[int, int]
     frames = frame_matrices(pts[ok, 1], pts[ok, 0])
     return [_Guess(p, a, frame, unit, region) for (a, p), frame, unit, region in zip(
         pairs[ok].tolist(), frames, dist[ok].tolist(), regions[ok].tolist(), strict=True)]
+
+
+def _chain_guesses(scene: Scene, chains: list[Chain],
+                   shapes: tuple[tuple[int, float, float, float], ...]) -> tuple[
+        list[_Guess], list[Blob]]:
+    """Each long mark read as a word index of the deck (``shapes``: where the word starts
+    along its axis, its middle across it and its width, in frame units) begun at either of
+    its ends: the letters of such an index blur into one mark, so its rank and pip are placed
+    where the deck's word has them, at the scale the mark's width gives (``CHAIN_SCALES``);
+    and the marks made up for their ranks and pips (anchor, pip, in turn). A guess's
+    ``anchor`` and ``pip`` count from the first of those."""
+    guesses: list[_Guess] = []
+    made: list[Blob] = []
+    shown = sorted({(round(y0, 1), round(mid, 1), round(width, 1)) for _, y0, mid, width in shapes})
+    for chain in chains:
+        across = chain.axis[::-1] * (1.0, -1.0)
+        wide = chain.across[1] - chain.across[0] + 1.0
+        side = chain.centre + 0.5 * (chain.across[0] + chain.across[1]) * across
+        for sign, reach in ((1.0, chain.along[0]), (-1.0, chain.along[1])):
+            down = sign * chain.axis
+            start = side + reach * chain.axis
+            right = np.array([down[1], -down[0]])
+            for y0, mid, width in shown:
+                for scale in CHAIN_SCALES:
+                    unit = scale * wide / max(width, 1e-3)
+                    if chain.along[1] - chain.along[0] < -y0 * unit:
+                        continue  # too short to reach the pip
+                    anchor = start + (-1.0 - y0) * unit * down - mid * unit * right
+                    pip = start - y0 * unit * down - mid * unit * right
+                    region = int(scene.regions_at(pip[None], printed=True)[0])
+                    if region == 0:
+                        continue
+                    r = max(1, round(0.3 * unit))
+                    for point in (anchor, pip):
+                        made.append(Blob(point, int(point[0]) - r, int(point[1]) - r, 2 * r,
+                                         2 * r, 4 * r * r))
+                    frame = frame_matrices(pip[None], anchor[None])[0]
+                    guesses.append(_Guess(len(made) - 1, len(made) - 2, frame, unit, region,
+                                          chain=True))
+    return guesses, made
 
 
 def _lone_guesses(scene: Scene, blobs: list[Blob]) -> list[_Guess]:

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -25,6 +26,14 @@ if TYPE_CHECKING:
 #: at least ``PLACED_ON`` of a few points spread over it (``PLACED_GRID`` across and along)
 #: lie within the card regions' convex hulls (a court's picture may fill its card to the rim).
 PLACEMENTS: Final = 16
+#: A learned index is a line of glyphs (a word such as "Joker" printed down the card) where its
+#: rank and pip lie in one mark of the learned card's ink grown by this many canonical pixels
+#: (1% of the card's width: the blur of a photo) that is ``CHAIN_SHAPE`` times longer than wide.
+CHAIN_GROW: Final = 2
+CHAIN_SHAPE: Final = 3.2
+#: ... and at most this wide (frame units: about a glyph's width), not an index run into a
+#: column of pips.
+CHAIN_WIDTH: Final = 1.0
 
 
 @dataclass(frozen=True)
@@ -52,6 +61,7 @@ class _Kept:
     shown: tuple[tuple[int, str] | None, ...]  # each card's rank and suit (``_rank_and_suit``)
     card_of: dict[tuple[int, str], int]  # and back
     placements: npt.NDArray[np.float64]  # typical places of a card around a pair of marks
+    chains: tuple[tuple[int, float, float, float], ...] = ()  # the word indices (``_chains``)
 
 
 _KEPT: weakref.WeakKeyDictionary[DeckProfile, _Kept] = weakref.WeakKeyDictionary()
@@ -66,8 +76,48 @@ def _kept(profile: DeckProfile) -> _Kept:
         _KEPT[profile] = _Kept(_groups(profile, own), glyphs, {}, shown, {
             rank_and_suit: card for card, rank_and_suit in enumerate(shown)
             if rank_and_suit is not None and not profile.lone[card]},
-            _placements(profile.corners[~profile.lone[profile.owner]]))
+            _placements(profile.corners[~profile.lone[profile.owner]]), _chains(profile))
     return _KEPT[profile]
+
+
+def _chains(profile: DeckProfile) -> tuple[tuple[int, float, float, float], ...]:
+    """The cards whose index is a line of glyphs (``CHAIN_SHAPE``), as (card, where the line
+    starts along the index's axis, its middle across it, its width), in the frame units of
+    the card's first template (the rank at (0, -1), the pip at the origin)."""
+    out = []
+    grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * CHAIN_GROW + 1,) * 2)
+    for card in np.nonzero(~profile.lone)[0].tolist():
+        template = int(np.nonzero(profile.owner == card)[0][0])
+        to_canon = profile.to_canon[template].astype(np.float64)
+        ink = (profile.ink[card] > 127).astype(np.uint8)
+        _, labels = cv2.connectedComponents(cv2.dilate(ink, grow), connectivity=8)
+        ends = to_canon @ np.array([[0.0, 0.0], [-1.0, 0.0], [1.0, 1.0]])
+        at = [_label_near(labels, x, y) for x, y in ends.T]
+        if at[0] == 0 or at[0] != at[1]:
+            continue
+        ys, xs = np.nonzero((labels == at[0]) & (ink > 0))
+        back = cv2.invertAffineTransform(to_canon)
+        frame = np.column_stack([xs, ys, np.ones(len(xs))]) @ back.T
+        (x0, y0), (x1, y1) = frame.min(axis=0), frame.max(axis=0)
+        if y1 - y0 >= CHAIN_SHAPE * (x1 - x0) and x1 - x0 <= CHAIN_WIDTH:
+            out.append((card, float(y0), float(x0 + x1) / 2, float(x1 - x0)))
+    return tuple(out)
+
+
+def _label_near(labels: npt.NDArray[Any], x: float, y: float) -> int:
+    """The commonest label other than 0 within ``CHAIN_GROW`` pixels of a point (a glyph's
+    centre of mass, a J's say, may fall off its ink); 0 where there is none.
+
+    >>> labels = np.zeros((9, 9), np.int32); labels[0:3, 0:3] = 4
+    >>> _label_near(labels, 4.0, 4.0), _label_near(labels, 8.0, 8.0)
+    (4, 0)
+    """
+    h, w = labels.shape
+    r = CHAIN_GROW
+    x0, y0 = min(w - 1, max(0, int(x))), min(h - 1, max(0, int(y)))
+    near = labels[max(0, y0 - r):y0 + r + 1, max(0, x0 - r):x0 + r + 1]
+    found = near[near > 0]
+    return int(np.bincount(found).argmax()) if len(found) else 0
 
 
 def _placements(corners: npt.NDArray[np.float32], k: int = PLACEMENTS) -> (

@@ -5,6 +5,7 @@ opening, the unions of nearby ones, and the two halves of a mark that narrows to
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any, Final
 
 import cv2
@@ -23,6 +24,10 @@ WAIST_MIN_AREA: Final = 40
 WAIST_LONG: Final = 2.0
 WAIST_NARROW: Final = 0.4
 WAIST_SHARE: Final = 0.2
+#: A mark of at least ``WAIST_MIN_AREA`` pixels this many times longer than wide (its extents
+#: along and across its axis) is kept as a line of glyphs: a word index ("Joker") whose
+#: letters blur into one mark, read from where the deck's own word lies (``guesses``).
+CHAIN_LONG: Final = 2.5
 #: Inkness levels at which ink marks are looked for: the usual one, and a fainter one for
 #: thin or pale glyphs that blur and JPEG break apart at the usual level.
 MARK_LEVELS: Final = (1.0 - INK_LEVEL, 0.28)
@@ -50,13 +55,14 @@ MAX_UNION_MARKS: Final = 2500
 PAIR_BLOCK: Final = 1 << 20
 
 
-def _marks(ink: FloatImage, waists: list[tuple[Blob, Blob]] | None = None) -> tuple[
-        list[Blob], list[frozenset[int]]]:
+def _marks(ink: FloatImage, waists: list[tuple[Blob, Blob]] | None = None,
+           chains: list[Chain] | None = None) -> tuple[list[Blob], list[frozenset[int]]]:
     """Ink marks at each of ``MARK_LEVELS``, after each of ``OPENINGS`` and at ``SPLIT_LEVEL``
     (with the unions of nearby ones), and what each is made of: the ids of the first level's
     marks it holds (or an id of its own). Two marks that share an id are never read as parts
     of one index, nor as two indices. With ``waists``, the halves of each first-level mark
-    that narrows to a waist are put in it (``_waist_halves``)."""
+    that narrows to a waist are put in it (``_waist_halves``); with ``chains``, the
+    first-level marks long enough to be a line of glyphs (``_chains``)."""
     blobs: list[Blob] = []
     parts: list[frozenset[int]] = []
     # Only the box around the cards is searched (the table reads as blank), with a margin of
@@ -89,6 +95,8 @@ def _marks(ink: FloatImage, waists: list[tuple[Blob, Blob]] | None = None) -> tu
             holds = {k: frozenset((k,)) for k in range(1, count)}
             if waists is not None:
                 waists += _waist_halves(labels, stats, (x0, y0), most)
+            if chains is not None:
+                chains += _chains(labels, stats, (x0, y0), most)
         else:
             inside = first > 0
             codes = labels[inside].astype(np.int64) * fresh + first[inside]
@@ -147,6 +155,59 @@ def _waist_halves(labels: npt.NDArray[Any], stats: npt.NDArray[Any], offset: tup
         if len(halves) == 2:
             out.append((halves[0], halves[1]))
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class Chain:
+    """A long mark, in photo pixels: its centre, the unit vector of its axis, and how far it
+    reaches along that axis and across it from the centre (min, max)."""
+
+    centre: npt.NDArray[np.float64]
+    axis: npt.NDArray[np.float64]
+    along: tuple[float, float]
+    across: tuple[float, float]
+
+
+def _chains(labels: npt.NDArray[Any], stats: npt.NDArray[Any], offset: tuple[int, int],
+            most: int) -> list[Chain]:
+    """The labelled marks of at least ``WAIST_MIN_AREA`` pixels and at most ``most`` across
+    that are ``CHAIN_LONG`` times longer than wide (``_chain``), in photo pixels."""
+    out = []
+    sizes = np.maximum(stats[:, 2], stats[:, 3])
+    for k in np.nonzero((stats[:, 4] >= WAIST_MIN_AREA) & (sizes <= most))[0].tolist():
+        if k == 0:
+            continue
+        x, y, w, h, _ = (int(v) for v in stats[k])
+        chain = _chain(labels[y:y + h, x:x + w] == k)
+        if chain is not None:
+            out.append(Chain(chain.centre + (x + offset[0], y + offset[1]), chain.axis,
+                             chain.along, chain.across))
+    return out
+
+
+def _chain(mask: npt.NDArray[np.bool_]) -> Chain | None:
+    """A mark's axis and extents, in the mask's pixels, if it is ``CHAIN_LONG`` times longer
+    than wide.
+
+    >>> m = np.zeros((40, 9), bool); m[2:38, 3:6] = True
+    >>> c = _chain(m); c.centre.tolist(), float(abs(c.axis[1])), c.along, c.across
+    ([4.0, 19.5], 1.0, (-17.5, 17.5), (-1.0, 1.0))
+    >>> _chain(np.ones((10, 10), bool)) is None
+    True
+    """
+    ys, xs = np.nonzero(mask)
+    pts = np.column_stack([xs, ys]).astype(np.float64)
+    centre = pts.mean(axis=0)
+    centred = pts - centre
+    _, vectors = np.linalg.eigh(centred.T @ centred)
+    axis = vectors[:, 1]
+    along = centred @ axis
+    across = centred @ vectors[:, 0]
+    length, width = np.ptp(along) + 1.0, np.ptp(across) + 1.0
+    if length < CHAIN_LONG * width:
+        return None
+    return Chain(centre, axis, (float(along.min()), float(along.max())),
+                 (float(across.min()), float(across.max())))
 
 
 def _waist_split(mask: npt.NDArray[np.bool_]) -> list[tuple[

@@ -40,10 +40,10 @@ from scorekeeper.vision.coarse import _score
 from scorekeeper.vision.covering import _leads, _mark_top, _uncovered
 from scorekeeper.vision.features import Blob
 from scorekeeper.vision.fine import _Fine
-from scorekeeper.vision.guesses import _guesses, _lone_guesses, _waist_guesses
+from scorekeeper.vision.guesses import _chain_guesses, _guesses, _lone_guesses, _waist_guesses
 from scorekeeper.vision.images import decode, read_bytes
 from scorekeeper.vision.kept import _kept
-from scorekeeper.vision.marks import _marks
+from scorekeeper.vision.marks import Chain, _marks
 from scorekeeper.vision.outlines import _placeable
 from scorekeeper.vision.perspective import in_perspective
 from scorekeeper.vision.profile import DeckProfile
@@ -165,7 +165,9 @@ def find_cards(
     erode = max(2, round(long_side / 500))
     ink = card_ink(scene, erode)
     waists: list[tuple[Blob, Blob]] = []
-    blobs, parts = _marks(ink, waists)
+    chains: list[Chain] = []
+    kept = _kept(profile)
+    blobs, parts = _marks(ink, waists, chains if kept.chains else None)
     guesses = [g for g in _guesses(scene, blobs, profile) if not parts[g.pip] & parts[g.anchor]]
     # A rank joined to its pip is read from its two halves, paired with each other only.
     halves = []
@@ -174,12 +176,23 @@ def find_cards(
         blobs += [a, b]
         parts += [frozenset((-len(parts) - 1,)), frozenset((-len(parts) - 2,))]
     guesses += _waist_guesses(scene, blobs, halves, profile)
+    if kept.chains:
+        # A word index whose letters blur into one mark, read where the deck's word has them.
+        words, made = _chain_guesses(scene, chains, kept.chains)
+        for g in words:
+            g.pip, g.anchor = g.pip + len(blobs), g.anchor + len(blobs)
+        parts += [frozenset((-len(parts) - 1 - k,)) for k in range(len(made))]
+        blobs += made
+        guesses += words
     if profile.lone.any():
         guesses += _lone_guesses(scene, blobs)
-    guesses = _placeable(scene, guesses, _kept(profile).placements)
+    guesses = _placeable(scene, guesses, kept.placements)
     if not guesses:
         return [], ["no card corners found: make sure each card's corner (rank and suit) shows"]
     _score(scene, ink, guesses, profile)
+    if kept.chains:
+        word_cards = {card for card, *_ in kept.chains}
+        guesses = [g for g in guesses if not g.chain or g.card in word_cards]
     cards = _assemble(scene, blobs, parts, guesses, profile, _Fine(scene, ink, profile, detail))
     cards = _same_size(_not_within_stronger(cards))
     if not cards:
