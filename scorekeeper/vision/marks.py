@@ -138,16 +138,22 @@ def _marks(ink: FloatImage, waists: list[tuple[Blob, Blob]] | None = None,
     return blobs, parts
 
 
+def _shaped(stats: npt.NDArray[Any], most: int) -> list[tuple[int, int, int, int, int]]:
+    """The labels and boxes (label, x, y, w, h) of the marks whose shape is looked at: of at
+    least ``WAIST_MIN_AREA`` pixels and at most ``most`` across (the background, label 0,
+    left out)."""
+    sizes = np.maximum(stats[:, 2], stats[:, 3])
+    keep = np.nonzero((stats[:, 4] >= WAIST_MIN_AREA) & (sizes <= most))[0].tolist()
+    return [(k, int(stats[k, 0]), int(stats[k, 1]), int(stats[k, 2]), int(stats[k, 3]))
+            for k in keep if k != 0]
+
+
 def _waist_halves(labels: npt.NDArray[Any], stats: npt.NDArray[Any], offset: tuple[int, int],
                   most: int) -> list[tuple[Blob, Blob]]:
     """The two halves of each labelled mark of at least ``WAIST_MIN_AREA`` pixels and at most
     ``most`` across that narrows to a waist (``_waist_split``), in photo pixels."""
     out = []
-    sizes = np.maximum(stats[:, 2], stats[:, 3])
-    for k in np.nonzero((stats[:, 4] >= WAIST_MIN_AREA) & (sizes <= most))[0].tolist():
-        if k == 0:
-            continue
-        x, y, w, h, _ = (int(v) for v in stats[k])
+    for k, x, y, w, h in _shaped(stats, most):
         pieces = _waist_split(labels[y:y + h, x:x + w] == k)
         x, y = x + offset[0], y + offset[1]
         halves = [Blob(centroid + (x, y), bx + x, by + y, bw, bh, area)
@@ -173,11 +179,7 @@ def _chains(labels: npt.NDArray[Any], stats: npt.NDArray[Any], offset: tuple[int
     """The labelled marks of at least ``WAIST_MIN_AREA`` pixels and at most ``most`` across
     that are ``CHAIN_LONG`` times longer than wide (``_chain``), in photo pixels."""
     out = []
-    sizes = np.maximum(stats[:, 2], stats[:, 3])
-    for k in np.nonzero((stats[:, 4] >= WAIST_MIN_AREA) & (sizes <= most))[0].tolist():
-        if k == 0:
-            continue
-        x, y, w, h, _ = (int(v) for v in stats[k])
+    for k, x, y, w, h in _shaped(stats, most):
         chain = _chain(labels[y:y + h, x:x + w] == k)
         if chain is not None:
             out.append(Chain(chain.centre + (x + offset[0], y + offset[1]), chain.axis,
