@@ -633,3 +633,16 @@ def test_a_word_index_whose_letters_blur_into_one_mark_is_read(tmp_path: Path) -
 def _word_cards(profile: DeckProfile) -> list[str]:
     """The cards ``profile`` holds whose index is a word (a line of glyphs)."""
     return [profile.codes[card] for card, *_ in _chains(profile)]
+
+
+def test_a_word_index_blurred_at_the_top_is_learned_turned_round_not_from_the_picture() -> None:
+    # In this calibration photo Anglo's "Joker" has its first three letters blurred into one
+    # mark at the top left, with no pip-sized mark below: the jester's picture was learned as
+    # the corner's lone mark, and the joker was never read in a photo. The same word turned
+    # round shows a rank over a pip.
+    _need_art("anglo")
+    deck = aisleriot("anglo")
+    photo = calibration_photo(np.random.default_rng(7), "jk-black", deck)
+    model = learn_photo(photo, "jk-black")
+    unit = float(np.hypot(*model.to_canon[0][:, 0]))
+    assert not model.lone and unit < 0.25 * CANON_W, (model.lone, unit)

@@ -449,10 +449,11 @@ def _index_frames(norm: FloatImage, lone_ok: bool) -> tuple[
     upright on the card)."""
     error: NoIndexFoundError | None = None
     both_ways = (norm, cv2.rotate(norm, cv2.ROTATE_180))
-    # Rank over pip, else a lone mark, the card upright and then turned round; else a rank
-    # with the art below it for a pip.
+    # Rank over pip, else a lone mark, the card upright and then turned round; else a mark
+    # larger than a star, likewise; else a rank with the art below it for a pip.
     for art_pip in (False, True):
         may_be_lone = lone_ok and not art_pip
+        large: list[tuple[FloatImage, Blob]] = []
         for turned in both_ways:
             mark = None
             try:
@@ -464,27 +465,37 @@ def _index_frames(norm: FloatImage, lone_ok: bool) -> tuple[
                     continue
                 # A star is looked for before the darker levels (a pale star comes apart there
                 # into specks that pass for a tiny rank over a tinier pip); a mark larger than
-                # a star only after them (court art reaching into the corner, an index below).
+                # a star (court art reaching into the corner, an index below) only after
+                # both ways round: a word index ("Joker") whose first letters blur into one
+                # mark at the top may still show a rank over a pip turned round.
                 mark = lone_mark(turned)
                 if mark is None:
                     try:
                         pip, ranks = find_index(turned, art_pip, INDEX_LEVELS[1:])
                     except NoIndexFoundError:
-                        mark = lone_mark(turned, most=None)
-                        if mark is None:
-                            continue
+                        larger = lone_mark(turned, most=None)
+                        if larger is not None:
+                            large.append((turned, larger))
+                        continue
             if mark is not None:
-                origin, anchor = lone_points(mark.centroid, math.sqrt(mark.area),
-                                             np.array([0.0, 1.0]))
-                return turned, mark, origin, [anchor], True
+                return _lone_frames(turned, mark)
             anchors = [r.centroid for r in ranks]
             if len(ranks) > 1:
                 areas = np.array([r.area for r in ranks], np.float64)
                 anchors.append((np.stack([r.centroid for r in ranks]) * areas[:, None]).sum(0)
                                / areas.sum())
             return turned, pip, pip.centroid, anchors, False
+        if large:
+            return _lone_frames(*large[0])
     assert error is not None
     raise error
+
+
+def _lone_frames(norm: FloatImage, mark: Blob) -> tuple[
+        FloatImage, Blob, npt.NDArray[np.float64], list[npt.NDArray[np.float64]], bool]:
+    """``_index_frames`` of a card whose corner shows the lone ``mark``."""
+    origin, anchor = lone_points(mark.centroid, math.sqrt(mark.area), np.array([0.0, 1.0]))
+    return norm, mark, origin, [anchor], True
 
 
 def lone_mark(norm: FloatImage, most: float | None = LONE_MAX) -> Blob | None:
