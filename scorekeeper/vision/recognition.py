@@ -176,6 +176,8 @@ def find_cards(
         blobs += [a, b]
         parts += [frozenset((-len(parts) - 1,)), frozenset((-len(parts) - 2,))]
     guesses += _waist_guesses(scene, blobs, halves, profile)
+    # Lone marks are looked for among the marks of the photo, not those made up for words.
+    lone = _lone_guesses(scene, blobs) if profile.lone.any() else []
     if kept.chains:
         # A word index whose letters blur into one mark, read where the deck's word has them.
         words, made = _chain_guesses(scene, chains, kept.chains)
@@ -184,8 +186,7 @@ def find_cards(
         parts += [frozenset((-len(parts) - 1 - k,)) for k in range(len(made))]
         blobs += made
         guesses += words
-    if profile.lone.any():
-        guesses += _lone_guesses(scene, blobs)
+    guesses += lone  # the lone marks' guesses come last (``_score``)
     guesses = _placeable(scene, guesses, kept.placements)
     if not guesses:
         return [], ["no card corners found: make sure each card's corner (rank and suit) shows"]
