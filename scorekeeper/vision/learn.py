@@ -453,7 +453,7 @@ def _index_frames(norm: FloatImage, lone_ok: bool) -> tuple[
     # larger than a star, likewise; else a rank with the art below it for a pip.
     for art_pip in (False, True):
         may_be_lone = lone_ok and not art_pip
-        large: list[tuple[FloatImage, Blob]] = []
+        large: tuple[FloatImage, Blob] | None = None  # the first found
         for turned in both_ways:
             mark = None
             try:
@@ -474,8 +474,8 @@ def _index_frames(norm: FloatImage, lone_ok: bool) -> tuple[
                         pip, ranks = find_index(turned, art_pip, INDEX_LEVELS[1:])
                     except NoIndexFoundError:
                         larger = lone_mark(turned, most=None)
-                        if larger is not None:
-                            large.append((turned, larger))
+                        if larger is not None and large is None:
+                            large = (turned, larger)
                         continue
             if mark is not None:
                 return _lone_frames(turned, mark)
@@ -485,8 +485,8 @@ def _index_frames(norm: FloatImage, lone_ok: bool) -> tuple[
                 anchors.append((np.stack([r.centroid for r in ranks]) * areas[:, None]).sum(0)
                                / areas.sum())
             return turned, pip, pip.centroid, anchors, False
-        if large:
-            return _lone_frames(*large[0])
+        if large is not None:
+            return _lone_frames(*large)
     assert error is not None
     raise error
 
