@@ -70,6 +70,23 @@ def children(pid: int) -> list[int]:
         return [int(child) for child in listing.read().split()]
 
 
+def catches_sigterm(pid: int) -> bool:
+    """Whether the process has its own SIGTERM handler (without one, a SIGTERM kills it
+    even while it is stopped)."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    caught = int(next(line for line in status.splitlines()
+                      if line.startswith("SigCgt:")).split()[1], 16)
+    return bool(caught & (1 << (signal.SIGTERM - 1)))
+
+
+def wait_for_handlers(pids: list[int]) -> None:
+    # the port answers once one worker listens; the other may still be starting
+    deadline = time.monotonic() + 60
+    while not all(catches_sigterm(pid) for pid in pids):
+        assert time.monotonic() < deadline, "the workers did not set their handlers in 60 s"
+        time.sleep(0.05)
+
+
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux's /proc")
 def test_a_worker_that_hangs_does_not_keep_the_server_from_stopping(
         database_url: Callable[[str], str]) -> None:
@@ -82,14 +99,15 @@ def test_a_worker_that_hangs_does_not_keep_the_server_from_stopping(
         wait_for(port, process)
         workers = children(process.pid)
         assert len(workers) == 2
+        wait_for_handlers(workers)
         os.kill(workers[0], signal.SIGSTOP)  # hung: it never answers the stop
         process.send_signal(signal.SIGTERM)
         output, _ = process.communicate(timeout=60)
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
-    assert f"worker {workers[0]} did not stop: killing it" in output
-    assert "Toss Scorekeeper stopped." in output
+    assert f"worker {workers[0]} did not stop: killing it" in output, output
+    assert "Toss Scorekeeper stopped." in output, output
     for worker in workers:  # the server reaps each worker before it exits
         assert not Path(f"/proc/{worker}").exists(), f"worker {worker} is still running"
 

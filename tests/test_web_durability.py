@@ -24,6 +24,7 @@ import pytest
 import requests
 
 HOST = "127.0.0.1"
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def free_port() -> int:
@@ -233,3 +234,39 @@ def test_serve_stopped_while_it_makes_the_built_in_profile_stops_cleanly(tmp_pat
     server.wait(10)
     assert server.returncode == 0, output
     assert "Toss Scorekeeper stopped." in output
+
+
+_STOP_BEFORE_READY = """
+import os, signal, sys, time
+import web.server
+made = web.server.make_server
+
+def make_server(*args, **kwargs):
+    server = made(*args, **kwargs)
+    prepare = server.prepare
+
+    def stopped_first():
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(1.0)  # the stop has run before the socket is bound
+        prepare()
+
+    server.prepare = stopped_first
+    return server
+
+web.server.make_server = make_server
+from scorekeeper.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_stop_that_comes_before_the_server_is_ready_stops_it_at_once(tmp_path: Path) -> None:
+    # A worker stopped while it binds its port (its signal handlers already set) found nothing
+    # to stop, then served until the grace time ran out and it exited as if a request hung.
+    done = subprocess.run(
+        [sys.executable, "-c", _STOP_BEFORE_READY, "serve", "--host", HOST, "--port",
+         str(free_port()), "--database", str(tmp_path / "x.sqlite")],
+        capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    output = done.stdout + done.stderr
+    assert "still running" not in output, output
+    assert "Toss Scorekeeper stopped." in output, output
+    assert done.returncode == 0, output

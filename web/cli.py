@@ -159,6 +159,9 @@ def serve_app(app: Any, args: argparse.Namespace, worker_of: int | None = None) 
     server.keep_alive_conn_limit = int(app.config["THREADS"])
     store = app.extensions["scorekeeper.store"]
     stopping = threading.Lock()  # held from the first stop on (shutdown may run twice at once)
+    # A stop that comes before the server is ready finds nothing to stop (cheroot's stop()
+    # returns at once), and serve() would then run until the grace timer ended the process.
+    stop_asked = threading.Event()
 
     def stop_now() -> None:
         print(f"a request was still running {STOP_GRACE_SECONDS:g} s after the stop: "
@@ -166,6 +169,7 @@ def serve_app(app: Any, args: argparse.Namespace, worker_of: int | None = None) 
         os._exit(0)
 
     def shutdown() -> None:
+        stop_asked.set()
         if stopping.acquire(blocking=False):
             timer = threading.Timer(STOP_GRACE_SECONDS, stop_now)
             timer.daemon = True  # a server that stops in time exits without waiting for it
@@ -191,7 +195,8 @@ def serve_app(app: Any, args: argparse.Namespace, worker_of: int | None = None) 
         start_boards(app, args.board)
 
     try:
-        server.serve()
+        if not stop_asked.is_set():
+            server.serve()
     finally:
         shutdown()
         store.close()
