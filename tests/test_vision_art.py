@@ -646,3 +646,23 @@ def test_a_word_index_blurred_at_the_top_is_learned_turned_round_not_from_the_pi
     model = learn_photo(photo, "jk-black")
     unit = float(np.hypot(*model.to_canon[0][:, 0]))
     assert not model.lone and unit < 0.25 * CANON_W, (model.lone, unit)
+
+
+def test_calibration_that_cannot_learn_again_a_doubted_card_keeps_it_and_finishes(
+        tmp_path: Path) -> None:
+    # tango_nuevo prints its rank and pip side by side across the card's top. Its 4 of
+    # diamonds, learned where the deck's diamonds show theirs, was doubted once all were
+    # learned; learning it again found its index nowhere, and that refusal escaped
+    # calibrate_dir, which then reported nothing for the whole folder.
+    _need_art("tango_nuevo")
+    deck = aisleriot("tango_nuevo")
+    rng = np.random.default_rng(2026 + 10 * 43)  # the benchmark's calibration photos
+    photos = {code: calibration_photo(rng, code, deck) for code in deck.codes}
+    for code, photo in photos.items():
+        if code.endswith(("di", "sp")):
+            (tmp_path / f"{code}.jpg").write_bytes(photo)
+    result = calibrate_dir(tmp_path, deck="standard")
+    assert "4di" in result.learned
+    assert len(result.learned) + len(result.failed) == 26
+    for message in result.failed.values():
+        assert "photograph" in message or "corner index" in message or "blurred" in message

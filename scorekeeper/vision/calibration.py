@@ -8,6 +8,7 @@ index learned.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -366,8 +367,10 @@ def calibrate_dir(
     # Cards whose index looks unlike the deck's, learned again where the deck shows its own.
     for code, model in list(models.items()):
         if index_doubt(model, models.values()) is not None:
-            models[code] = learn_photo(path / learned[code], code, [
-                m for c, m in models.items() if c != code])
+            # one learned from the deck before and now found nowhere is kept as it was
+            with contextlib.suppress(CalibrationError):
+                models[code] = learn_photo(path / learned[code], code, [
+                    m for c, m in models.items() if c != code])
     doubts = {code: doubt for code, model in models.items()
               if (doubt := index_doubt(model, models.values())) is not None}
     order = [c for c in deck_codes(deck) if c in models]
