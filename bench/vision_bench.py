@@ -136,6 +136,16 @@ PROBES: dict[str, Callable[[], art.ArtDeck]] = {
     "kennard four-colour (standard)": lambda: art.kennard("4color"),
     "kennard four-colour big faces (standard)": lambda: art.kennard("4color-bf"),
     "kennard (Toss-like, pale inks)": lambda: art.toss_like(art.kennard("2color"), "pale"),
+    # Five more, first read before any change was looked at on them (bench/DATA.md): the
+    # last Aisleriot theme not used before, whose index runs across the card's top, and KDE
+    # decks not used before (the others of that source are not playing-card designs, or
+    # are not drawn by rsvg-convert).
+    "tango_nuevo (standard; rank and pip across the top)": lambda: art.aisleriot("tango_nuevo"),
+    "tango_nuevo (Toss-like, deep inks)": _toss("tango_nuevo", "deep"),
+    "kde nicu-ornamental (standard)": lambda: art.kde("nicu-ornamental"),
+    "kde nicu-ornamental (Toss-like, pale inks)":
+        lambda: art.toss_like(art.kde("nicu-ornamental"), "pale"),
+    "kde oxygen (standard; light index on dark cards)": lambda: art.kde("oxygen"),
 }
 #: Decks never looked at while tuning.
 HELD_OUT: dict[str, Callable[[], art.ArtDeck]] = {
