@@ -666,3 +666,27 @@ def test_calibration_that_cannot_learn_again_a_doubted_card_keeps_it_and_finishe
     assert len(result.learned) + len(result.failed) == 26
     for message in result.failed.values():
         assert "photograph" in message or "corner index" in message or "blurred" in message
+
+
+def test_a_joker_whose_corner_mark_is_a_ring_of_dots_is_looked_for(tmp_path: Path) -> None:
+    # Rheinland's jokers show a rosette in their corners, a ring drawn in outline: its mark
+    # fills 0.11-0.15 of its box, and lone marks were looked for only among marks filling 0.3
+    # of theirs, so a joker was read only where blur had filled its ring in; and its frame's
+    # unit, the square root of the ring's pixels, changed with the stroke that blur gave it.
+    # Both now take the mark with its holes filled, as calibration does.
+    _need_art("rheinland")
+    deck = toss_like(aisleriot("rheinland"), "pale")
+    codes = ["jk-black", "jk-red", "7sp", "9he", "Kcr", "3ca"]
+    profile = _profile(deck, codes, tmp_path, seed=4)
+    rng = np.random.default_rng(7)
+    shown = read = 0
+    for _ in range(8):
+        shot = make_photo(rng, codes, deck, size=(2000, 1500), table="wild")
+        found = recognize(shot.jpeg, profile).cards
+        pairs = match(list(shot.cards), [card.corners for card in found])
+        for k, truth in enumerate(shot.cards):
+            if truth.code.startswith("jk"):
+                shown += 1
+                read += k in pairs and found[pairs[k]].code == truth.code
+    assert shown == 10
+    assert read >= 4, f"{read} of {shown} jokers read (2 before holes were filled)"

@@ -232,7 +232,7 @@ def test_a_busy_cloths_alike_marks_are_no_lone_marks_past_the_budget(alike: int)
     rng = np.random.default_rng(0)
     blobs = [Blob(rng.uniform(100, size - 100, 2), 0, 0, 8, 8, 40) for _ in range(alike)]
     blobs.append(Blob(np.array([800.0, 800.0]), 0, 0, 14, 13, 120))
-    marks = {g.pip for g in _lone_guesses(scene, blobs)}
+    marks = {g.pip for g in _lone_guesses(scene, scene.ink, blobs)}
     assert alike > LONE_TWINS
     assert marks == ({alike} if alike > LONE_BUDGET else set(range(alike + 1)))
 

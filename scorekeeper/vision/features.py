@@ -425,6 +425,21 @@ class Blob:
         return max(self.w, self.h)
 
 
+def filled_area(ink_mask: Mask, blob: Blob) -> int:
+    """The pixels of ``blob``'s box that blank reaching in from the box's edge does not reach:
+    the mark with its holes filled (a ring drawn in outline counts as its disc, whatever its
+    stroke; a solid mark as itself), the unit of a lone corner mark's frame.
+
+    >>> ring = np.zeros((7, 7), bool); ring[1:6, 1:6] = True; ring[2:5, 2:5] = False
+    >>> filled_area(ring, Blob(np.array([3.0, 3.0]), 1, 1, 5, 5, 16))
+    25
+    """
+    box = ink_mask[blob.y:blob.y + blob.h, blob.x:blob.x + blob.w].astype(np.uint8)
+    outside = cv2.copyMakeBorder(box, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    cv2.floodFill(outside, None, (0, 0), 2)
+    return max(blob.area, int(np.count_nonzero(outside != 2)))
+
+
 def ink_blobs(ink_mask: Mask, min_area: int = 4) -> list[Blob]:
     """Connected components of an ink mask (8-connected), small specks dropped."""
     count, _, stats, centroids = cv2.connectedComponentsWithStats(

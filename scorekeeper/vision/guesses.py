@@ -13,8 +13,14 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from scorekeeper.vision.features import Blob, FloatImage, frame_matrices, lone_points
-from scorekeeper.vision.marks import MAX_MARK, Chain, _blocks
+from scorekeeper.vision.features import (
+    Blob,
+    FloatImage,
+    filled_area,
+    frame_matrices,
+    lone_points,
+)
+from scorekeeper.vision.marks import MARK_LEVELS, MAX_MARK, Chain, _blocks
 from scorekeeper.vision.profile import DeckProfile
 from scorekeeper.vision.scene import Scene
 
@@ -32,7 +38,8 @@ GUESS_BUDGET: Final = 20000
 #: Marks are twins whose widths and heights differ by at most about this share (log steps).
 TWIN_STEP: Final = 0.1
 #: A lone corner mark (a joker's star) is looked for among compact marks (width over height
-#: within these, and filling at least ``LONE_FILL`` of their box) ...
+#: within these, and filling at least ``LONE_FILL`` of their box with their holes filled: a
+#: ring drawn in outline fills its disc) ...
 LONE_SHAPE: Final = (0.45, 2.2)
 LONE_FILL: Final = 0.3
 #: ... and read in frames turned along the edges around it: the ways they run (modulo a
@@ -227,17 +234,21 @@ def _chain_guesses(scene: Scene, chains: list[Chain],
     return guesses, made
 
 
-def _lone_guesses(scene: Scene, blobs: list[Blob]) -> list[_Guess]:
+def _lone_guesses(scene: Scene, ink: FloatImage, blobs: list[Blob]) -> list[_Guess]:
     """Every compact ink mark on a card region that could be a card's lone corner mark, in
-    frames turned along the edges around it (four ways up for each way they run).
+    frames turned along the edges around it (four ways up for each way they run); ``ink`` is
+    the card ink the marks were found in.
 
     A lone mark gives no direction of its own (a star looks alike turned): the card's edges
-    near it, the straightest and strongest there, give it."""
+    near it, the straightest and strongest there, give it. Its unit is the square root of its
+    area with its holes filled, as calibration learns it (a ring's pixels vary with its stroke,
+    its disc does not)."""
     max_mark = MAX_MARK * max(scene.norm.shape[:2])
-    candidates = [i for i, b in enumerate(blobs)
-                  if MIN_MARK <= b.size <= max_mark
-                  and LONE_SHAPE[0] <= b.w / b.h <= LONE_SHAPE[1]
-                  and b.area >= LONE_FILL * b.w * b.h]
+    shaped = [i for i, b in enumerate(blobs)
+              if MIN_MARK <= b.size <= max_mark and LONE_SHAPE[0] <= b.w / b.h <= LONE_SHAPE[1]]
+    mask = ink > MARK_LEVELS[0]
+    filled = {i: filled_area(mask, blobs[i]) for i in shaped}
+    candidates = [i for i in shaped if filled[i] >= LONE_FILL * blobs[i].w * blobs[i].h]
     if not candidates:
         return []
     if len(candidates) > LONE_BUDGET:
@@ -255,7 +266,7 @@ def _lone_guesses(scene: Scene, blobs: list[Blob]) -> list[_Guess]:
         if region == 0:
             continue
         b = blobs[i]
-        unit = math.sqrt(b.area)
+        unit = math.sqrt(filled[i])
         for angle in directions.near(b.centroid, unit):
             for quarter in range(4):
                 a = math.radians(angle + 90 * quarter)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 import cv2
@@ -37,6 +37,7 @@ from scorekeeper.vision.features import (
     affine_variants,
     blur_for_step,
     describe,
+    filled_area,
     frame_matrix,
     index_glyph_mask,
     index_glyphs,
@@ -502,7 +503,7 @@ def lone_mark(norm: FloatImage, most: float | None = LONE_MAX) -> Blob | None:
     """The one mark a card's top-left corner shows when it shows no rank over a pip (a joker's
     star): the compact mark nearest the corner in ``LONE_BOX``, at least ``LONE_MIN`` of the
     card's width (and at most ``most`` of it, if given), with next to no ink right below it
-    where a pip would be."""
+    where a pip would be; its area is that of the mark with its holes filled (``filled_area``)."""
     h, w = norm.shape[:2]
     ink, margin = _corner_ink(norm, INK_LEVEL)
     marks = [b for b in ink_blobs(ink, min_area=6)
@@ -516,7 +517,9 @@ def lone_mark(norm: FloatImage, most: float | None = LONE_MAX) -> Blob | None:
     # rank, not a lone mark.
     bottom = top.y + top.h
     below = ink[bottom:bottom + round(PIP_GAP * top.h), top.x:top.x + top.w]
-    return top if below.size and float(below.mean()) < LONE_BELOW else None
+    if not below.size or float(below.mean()) >= LONE_BELOW:
+        return None
+    return replace(top, area=filled_area(ink, top))  # a ring's unit is its disc's
 
 
 def sharpness(norm: FloatImage) -> float:
