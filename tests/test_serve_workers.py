@@ -18,9 +18,8 @@ import pytest
 import requests
 
 from tests.sse_client import SSEReader
-from tests.test_web_durability import HOST, free_port
+from tests.test_web_durability import HOST, ROOT, free_port
 
-ROOT = Path(__file__).resolve().parent.parent
 DEAL = {"type": "new-hand", "dealer": "ann"}
 
 

@@ -159,9 +159,6 @@ def serve_app(app: Any, args: argparse.Namespace, worker_of: int | None = None) 
     server.keep_alive_conn_limit = int(app.config["THREADS"])
     store = app.extensions["scorekeeper.store"]
     stopping = threading.Lock()  # held from the first stop on (shutdown may run twice at once)
-    # A stop that comes before the server is ready finds nothing to stop (cheroot's stop()
-    # returns at once), and serve() would then run until the grace timer ended the process.
-    stop_asked = threading.Event()
 
     def stop_now() -> None:
         print(f"a request was still running {STOP_GRACE_SECONDS:g} s after the stop: "
@@ -169,7 +166,6 @@ def serve_app(app: Any, args: argparse.Namespace, worker_of: int | None = None) 
         os._exit(0)
 
     def shutdown() -> None:
-        stop_asked.set()
         if stopping.acquire(blocking=False):
             timer = threading.Timer(STOP_GRACE_SECONDS, stop_now)
             timer.daemon = True  # a server that stops in time exits without waiting for it
@@ -195,7 +191,9 @@ def serve_app(app: Any, args: argparse.Namespace, worker_of: int | None = None) 
         start_boards(app, args.board)
 
     try:
-        if not stop_asked.is_set():
+        # A stop that came before the server was ready found nothing to stop (cheroot's
+        # stop() returns at once): serve() would run until the grace timer ended the process.
+        if not stopping.locked():
             server.serve()
     finally:
         shutdown()
