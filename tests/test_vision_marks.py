@@ -176,6 +176,20 @@ def test_a_card_on_another_white_card_shows_its_corner_by_a_faint_rim(rim: float
     assert _corner_exposed(scene, quad) is shown
 
 
+@pytest.mark.parametrize("off, shown", [(5.0, True), (-5.0, True), (0.0, True), (14.0, False)])
+def test_a_sure_index_whose_corner_lies_a_little_off_its_rim_still_shows_it(
+        off: float, shown: bool) -> None:
+    # The close comparison's frame may place a tilted card's corner a few percent out; its
+    # printed rim then lies where the card's white should be, just inside the edge looked
+    # at. For a sure reading, up to ``CORNER_SHIFT`` rows of the band (here 6.6 pixels) either
+    # way it still shows; a rim 14 pixels (6% of the card's width) off is not this corner's.
+    scene, quad = _card_on_a_white_card(0.9)
+    outward = quad - off * np.array([[1.0, 1.0], [-1.0, 1.0], [-1.0, -1.0], [1.0, -1.0]])
+    assert _corner_exposed(scene, outward, SURE) is shown
+    # A weak reading's corner must show where its frame puts it.
+    assert _corner_exposed(scene, outward, SURE - 0.1) is (shown and off <= 0.0)
+
+
 def test_a_weak_index_whose_corner_shows_no_edge_is_not_compared_closely() -> None:
     scene, quad = _card_on_a_white_card(0.2)
     # Marks in the card's middle read as an index put its corner over blank card white.

@@ -157,7 +157,8 @@ def _assemble(
             g, quad, template, marks = placed
         else:
             quad = next((q for q in _quads(g, profile)
-                         if _on_cards(scene, q, g.score) and _corner_exposed(scene, q)), None)
+                         if _on_cards(scene, q, g.score) and _corner_exposed(scene, q, g.score)),
+                        None)
             if quad is None:
                 continue
         point = blobs[g.pip].centroid

@@ -28,6 +28,13 @@ EDGE_STEP: Final = 0.12
 #: predicts edges over blank card white, which shows no dip at all. Choosing where a lone
 #: mark's card lies keeps ``EDGE_STEP``: there, 0.1 put three jokers' cards the wrong way.
 CORNER_STEP: Final = 0.1
+#: ... and there, for an index read at ``SURE`` or better, the edge may lie up to this many
+#: rows of the band (each 2 * ``EDGE_BAND`` / 13 of the card's width) in or out of where the
+#: index places it: the close comparison's frame places a tilted card's corner a few percent
+#: off, and a printed rim a step inside the edge then falls where the card's white should be
+#: (a `paris` jack read at 0.97 on a tuned photo, both its indices, was dropped so). For any
+#: reading it put a `jolly-royal` 4 read at confidence 0 on a photo.
+CORNER_SHIFT: Final = 3
 #: How much of a card placed by its index's marks alone (their frame is a few percent off the
 #: close comparison's, more at a steep tilt) must lie on card regions before the close
 #: comparison looks at it: the card's outline shrunk to this towards the index's corner. On the
@@ -225,12 +232,14 @@ def _spread_points(quads: npt.NDArray[np.float64], far: float, rim: bool = False
     return out
 
 
-def _corner_exposed(scene: Scene, quad: npt.NDArray[np.float64]) -> bool:
+def _corner_exposed(scene: Scene, quad: npt.NDArray[np.float64], score: float = 0.0) -> bool:
     """Whether one of the two card edges meeting at the corner next to the index read shows
-    where predicted (``_edges_shown``, with ``CORNER_STEP``). A real index sits at a card's
-    corner; art in the middle of a card, read as an index, predicts edges over blank card
-    white."""
-    return bool(_edges_shown_many(scene, quad[None], CORNER_STEP)[0] >= 1)
+    where predicted (``_edges_shown``, with ``CORNER_STEP``), and for an index read at
+    ``score`` ``SURE`` or better, up to ``CORNER_SHIFT`` rows off. A real index sits at a
+    card's corner; art in the middle of a card, read as an index, predicts edges over blank
+    card white."""
+    shift = CORNER_SHIFT if score >= SURE else 0
+    return bool(_edges_shown_many(scene, quad[None], CORNER_STEP, shift)[0] >= 1)
 
 
 def _edges_shown(scene: Scene, quad: npt.NDArray[np.float64], enough: int = 2,
@@ -241,10 +250,10 @@ def _edges_shown(scene: Scene, quad: npt.NDArray[np.float64], enough: int = 2,
     return min(enough, int(_edges_shown_many(scene, quad[None], step)[0]))
 
 
-def _edges_shown_many(scene: Scene, quads: npt.NDArray[np.float64], step: float) -> (
-        npt.NDArray[np.int64]):
+def _edges_shown_many(scene: Scene, quads: npt.NDArray[np.float64], step: float,
+                      shift: int = 0) -> npt.NDArray[np.int64]:
     """``_edges_shown`` of many quads (M, 4, 2): how many of the two edges at each one's
-    index corner show (0, 1 or 2)."""
+    index corner show (0, 1 or 2), each up to ``shift`` rows off (``_edge_evidences``)."""
     corner = quads[:, 0]
     width = np.linalg.norm(quads[:, 1] - corner, axis=1)
     shown = np.zeros(len(quads), np.int64)
@@ -255,7 +264,7 @@ def _edges_shown_many(scene: Scene, quads: npt.NDArray[np.float64], step: float)
         inside = scene.regions_at((points + gap * normal[:, None]).reshape(-1, 2),
                                   printed=True) > 0
         clear = outside.reshape(-1, 2).all(axis=1) & inside.reshape(-1, 2).all(axis=1)
-        shown += clear | (_edge_evidences(scene, corner, along, normal, width, step)
+        shown += clear | (_edge_evidences(scene, corner, along, normal, width, step, shift)
                           >= EDGE_SHOWN)
     return shown
 
@@ -267,19 +276,23 @@ _EDGE_ROWS: Final = 13
 
 def _edge_evidences(scene: Scene, corners: npt.NDArray[np.float64],
                     alongs: npt.NDArray[np.float64], normals: npt.NDArray[np.float64],
-                    widths: npt.NDArray[np.float64], least: float) -> npt.NDArray[np.float64]:
+                    widths: npt.NDArray[np.float64], least: float,
+                    shift: int = 0) -> npt.NDArray[np.float64]:
     """For each predicted card edge (its corner, the side from there and the unit normal into
     the card (K, 2), and the card's width (K,)), the share of places along it (from 10% to 40%
     of its length from the corner) where the photo shows an edge: just across it, the card
-    white ends (dips, steps or changes tint by ``least`` or more). The strips are sampled in
-    one remap."""
+    white ends (dips, steps or changes tint by ``least`` or more); with ``shift``, the most
+    of that share where the edge is moved by up to that many rows of the band in or out. The
+    strips are sampled in one remap."""
     cols, rows = _EDGE_COLS, _EDGE_ROWS
     if not len(corners):
         return np.zeros(0)
     span = (EDGE_BAND * widths)[:, None]
-    # Strips sampled with u along the edge and v across it (v < 0 outside, v > 0 inside).
+    # Strips sampled with u along the edge and v across it (v < 0 outside, v > 0 inside),
+    # ``shift`` rows further each way.
     step_u, step_v = alongs * (0.3 / cols), normals * (2 * span / rows)
-    origin = corners + 0.1 * alongs - span * normals
+    origin = corners + 0.1 * alongs - span * normals - shift * step_v
+    rows += 2 * shift
     u = np.arange(cols, dtype=np.float64)[None, None, :, None]
     v = np.arange(rows, dtype=np.float64)[None, :, None, None]
     xy = (origin[:, None, None] + u * step_u[:, None, None] + v * step_v[:, None, None])
@@ -290,12 +303,22 @@ def _edge_evidences(scene: Scene, corners: npt.NDArray[np.float64],
         for k in range(0, len(xy), REMAP_ROWS)]).reshape(len(corners), rows, cols, 3)
     light = strips.mean(axis=3)
     colour = strips.max(axis=3) - strips.min(axis=3)
-    inside = light[:, rows // 2 + 2:]
+    out: npt.NDArray[np.float64] = np.max([
+        _edge_shown(light[:, k:k + _EDGE_ROWS], colour[:, k:k + _EDGE_ROWS], least)
+        for k in range(2 * shift + 1)], axis=0)
+    return out
+
+
+def _edge_shown(light: npt.NDArray[np.float32], colour: npt.NDArray[np.float32],
+                least: float) -> npt.NDArray[np.float64]:
+    """The share of columns of strips (K, ``_EDGE_ROWS``, cols) across an edge, lightness and
+    tint, where the card's white inside ends at the middle row by ``least`` or more."""
+    mid = _EDGE_ROWS // 2
+    inside = light[:, mid + 2:]
     level = np.median(inside, axis=1)
-    dip = level - light[:, rows // 2 - 3:rows // 2 + 2].min(axis=1)
-    step = np.abs(level - np.median(light[:, :rows // 2 - 1], axis=1))
-    tint = np.abs(np.median(colour[:, :rows // 2 - 1], axis=1)
-                  - np.median(colour[:, rows // 2 + 2:], axis=1))
+    dip = level - light[:, mid - 3:mid + 2].min(axis=1)
+    step = np.abs(level - np.median(light[:, :mid - 1], axis=1))
+    tint = np.abs(np.median(colour[:, :mid - 1], axis=1) - np.median(colour[:, mid + 2:], axis=1))
     shown = (inside.min(axis=1) > 0.6) & ((dip > least) | (step > least) | (tint > least))
     out: npt.NDArray[np.float64] = shown.mean(axis=1)
     return out
