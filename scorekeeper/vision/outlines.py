@@ -304,12 +304,12 @@ def _edge_evidences(scene: Scene, corners: npt.NDArray[np.float64],
     light = strips.mean(axis=3)
     colour = strips.max(axis=3) - strips.min(axis=3)
     out: npt.NDArray[np.float64] = np.max([
-        _edge_shown(light[:, k:k + _EDGE_ROWS], colour[:, k:k + _EDGE_ROWS], least)
+        _edge_at_middle(light[:, k:k + _EDGE_ROWS], colour[:, k:k + _EDGE_ROWS], least)
         for k in range(2 * shift + 1)], axis=0)
     return out
 
 
-def _edge_shown(light: npt.NDArray[np.float32], colour: npt.NDArray[np.float32],
+def _edge_at_middle(light: npt.NDArray[np.float32], colour: npt.NDArray[np.float32],
                 least: float) -> npt.NDArray[np.float64]:
     """The share of columns of strips (K, ``_EDGE_ROWS``, cols) across an edge, lightness and
     tint, where the card's white inside ends at the middle row by ``least`` or more."""
