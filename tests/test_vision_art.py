@@ -218,6 +218,29 @@ def test_a_star_is_looked_for_before_the_darker_ink_levels(theme: str, inks: str
     assert model.lone and 0.08 <= model.pip_ratio <= 0.3
 
 
+@pytest.mark.parametrize("code", ["jk-black", "jk-blue"])
+def test_a_star_drawn_inside_a_ring_joined_to_the_border_is_a_lone_mark(code: str) -> None:
+    # Orell's jokers show a star inside a thin ring that joins the card's printed border: the
+    # border and art below the star counted as a pip's ink, and each joker was learned as a
+    # different "rank over pip" (of 0.04 to 0.18 of the card's width) or not at all.
+    _need_art("orell")
+    deck = toss_like(aisleriot("orell"), "deep")
+    model = learn_photo(calibration_photo(np.random.default_rng(1007), code, deck), code)
+    assert model.lone and 0.08 <= model.pip_ratio <= 0.13
+
+
+@pytest.mark.parametrize(("theme", "inks", "seed"), [("slavic_costumes", "pale", 2015),
+                                                    ("berlin", "deep", 1014)])
+def test_a_null_whose_pale_circle_comes_apart_is_learned_as_a_letter_over_a_pip(
+        theme: str, inks: str, seed: int) -> None:
+    # The null's thin slashed circle came apart into arcs at the usual ink level, leaving too
+    # little ink below the N for a pip: the N alone was learned as a lone mark, like a star.
+    _need_art(theme)
+    deck = toss_like(aisleriot(theme), inks)
+    model = learn_photo(calibration_photo(np.random.default_rng(seed), "null", deck), "null")
+    assert not model.lone and 0.05 <= model.pip_ratio <= 0.12
+
+
 def test_a_pale_index_that_comes_apart_is_learned_at_a_paler_level() -> None:
     # Pale ink near the usual level came apart into specks: a speck of the 5 over a speck of
     # the pip was learned as the index (its pip 0.035 of the card's width, the deck's 0.09).

@@ -84,6 +84,10 @@ LONE_MAX: Final = 0.3
 #: wide as the mark and ``PIP_GAP`` of its height tall): on 6 themes' jokers a star has 1% at
 #: most there, a rank over its pip 28% at least.
 LONE_BELOW: Final = 0.1
+#: A mark that could be a pip right below it at this fainter ink level makes it a rank too:
+#: a thin pale pip (a grey null's slashed circle) comes apart at the usual level and is
+#: whole at this one (``_faint_pip_below``).
+LONE_FAINT: Final = 0.7
 #: A card whose index is not found on its own is learned in a learned card's index frame
 #: where its corner there correlates at least this well with the learned cards of its rank
 #: (around their rank) and of its suit (around their pip) (``learn_from_deck``). On 15 tuned
@@ -503,7 +507,8 @@ def lone_mark(norm: FloatImage, most: float | None = LONE_MAX) -> Blob | None:
     """The one mark a card's top-left corner shows when it shows no rank over a pip (a joker's
     star): the compact mark nearest the corner in ``LONE_BOX``, at least ``LONE_MIN`` of the
     card's width (and at most ``most`` of it, if given), with next to no ink right below it
-    where a pip would be; its area is that of the mark with its holes filled (``filled_area``)."""
+    where a pip would be (``_without_frame``, ``_faint_pip_below``); its area is that of the
+    mark with its holes filled (``filled_area``)."""
     h, w = norm.shape[:2]
     ink, margin = _corner_ink(norm, INK_LEVEL)
     marks = [b for b in ink_blobs(ink, min_area=6)
@@ -514,12 +519,47 @@ def lone_mark(norm: FloatImage, most: float | None = LONE_MAX) -> Blob | None:
         return None
     top = min(marks, key=lambda b: b.x + b.y)
     # Ink right below it, where a pip would be (even one that touches the art), makes it a
-    # rank, not a lone mark.
+    # rank, not a lone mark; the frame a star is drawn inside (a ring joined to the card's
+    # printed border) does not. So does a pale pip of thin strokes that comes apart at the
+    # usual level, looked for whole at a fainter one.
     bottom = top.y + top.h
-    below = ink[bottom:bottom + round(PIP_GAP * top.h), top.x:top.x + top.w]
-    if not below.size or float(below.mean()) >= LONE_BELOW:
+    below = _without_frame(ink, top, LONE_MAX * w)[bottom:bottom + round(PIP_GAP * top.h),
+                                                   top.x:top.x + top.w]
+    if not below.size or float(below.mean()) >= LONE_BELOW or _faint_pip_below(norm, top):
         return None
     return replace(top, area=filled_area(ink, top))  # a ring's unit is its disc's
+
+
+def _faint_pip_below(norm: FloatImage, top: Blob) -> bool:
+    """Whether a mark that could be a pip lies right below ``top`` at the ``LONE_FAINT`` ink
+    level: from ``PIP_MIN`` to ``LONE_MAX`` of the card's width across (larger is art), its
+    top at most ``PIP_GAP`` of ``top``'s height below it, and under it."""
+    w = norm.shape[1]
+    bottom = top.y + top.h
+    for b in ink_blobs(_corner_ink(norm, LONE_FAINT)[0], min_area=6):
+        if (PIP_MIN * w <= b.size <= LONE_MAX * w
+                and bottom - 0.2 * top.h <= b.y <= bottom + PIP_GAP * top.h
+                and b.x < top.x + top.w and top.x < b.x + b.w):
+            return True
+    return False
+
+
+def _without_frame(ink: Mask, mark: Blob, most: float) -> Mask:
+    """An ink mask without the marks larger than ``most`` pixels across whose box holds
+    ``mark``'s: the printed frame or art a star is drawn inside, not a pip below it.
+
+    >>> m = np.zeros((30, 30), bool); m[1:29, 1] = m[1, 1:29] = True; m[5:9, 5:9] = True
+    >>> m[12:16, 5:9] = True
+    >>> int(_without_frame(m, Blob(np.zeros(2), 5, 5, 4, 4, 16), 20).sum())
+    32
+    """
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    x, y, w, h = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
+    frame = ((np.maximum(w, h) > most) & (x <= mark.x) & (y <= mark.y)
+             & (x + w >= mark.x + mark.w) & (y + h >= mark.y + mark.h))
+    frame[0] = True
+    out: Mask = ~frame[labels]
+    return out
 
 
 def sharpness(norm: FloatImage) -> float:
