@@ -47,11 +47,12 @@ def _profile(deck: ArtDeck, codes: list[str], folder: Path, seed: int,
     return result.profile
 
 
-def _photo(deck: ArtDeck, seed: int, index: int) -> SynthPhoto:
+def _photo(deck: ArtDeck, seed: int, index: int,
+           size: tuple[int, int] = (2000, 1500)) -> SynthPhoto:
     rng = np.random.default_rng(seed)
     for _ in range(index):
-        make_photo(rng, deck.codes, deck, size=(2000, 1500), table="wild")
-    return make_photo(rng, deck.codes, deck, size=(2000, 1500), table="wild")
+        make_photo(rng, deck.codes, deck, size=size, table="wild")
+    return make_photo(rng, deck.codes, deck, size=size, table="wild")
 
 
 def test_fan_of_cards_with_printed_outlines_is_read_whole(tmp_path: Path) -> None:
@@ -721,9 +722,7 @@ def test_a_glyph_that_light_or_blur_leaves_faint_is_a_mark(tmp_path: Path, theme
     # mark was found at either ink level: the card was missed. A third, fainter level finds it.
     _need_art(theme)
     deck = toss_like(aisleriot(theme), inks)
-    rng = np.random.default_rng(photo_seed)
-    for _ in range(index + 1):
-        shot = make_photo(rng, deck.codes, deck, size=(4000, 3000), table="wild")
+    shot = _photo(deck, photo_seed, index, (4000, 3000))
     profile = _profile(deck, sorted({c.code for c in shot.cards}), tmp_path, 1, (4000, 3000))
     found = recognize(shot.jpeg, profile).cards
     pairs = match(list(shot.cards), [card.corners for card in found])

@@ -533,7 +533,9 @@ def lone_mark(norm: FloatImage, most: float | None = LONE_MAX) -> Blob | None:
 def _faint_pip_below(norm: FloatImage, top: Blob) -> bool:
     """Whether a mark that could be a pip lies right below ``top`` at the ``LONE_FAINT`` ink
     level: from ``PIP_MIN`` to ``LONE_MAX`` of the card's width across (larger is art), its
-    top at most ``PIP_GAP`` of ``top``'s height below it, and under it."""
+    top at most ``PIP_GAP`` of ``top``'s height below it, and under it. (``_pip_below``
+    reaches a rank's width to either side: it took the art beside the Paris jokers' wide
+    wheel for a pip.)"""
     w = norm.shape[1]
     bottom = top.y + top.h
     for b in ink_blobs(_corner_ink(norm, LONE_FAINT)[0], min_area=6):
@@ -553,7 +555,7 @@ def _without_frame(ink: Mask, mark: Blob, most: float) -> Mask:
     >>> int(_without_frame(m, Blob(np.zeros(2), 5, 5, 4, 4, 16), 20).sum())
     32
     """
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     x, y, w, h = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
     frame = ((np.maximum(w, h) > most) & (x <= mark.x) & (y <= mark.y)
              & (x + w >= mark.x + mark.w) & (y + h >= mark.y + mark.h))
