@@ -28,6 +28,10 @@ WAIST_SHARE: Final = 0.2
 #: along and across its axis) is kept as a line of glyphs: a word index ("Joker") whose
 #: letters blur into one mark, read from where the deck's own word lies (``guesses``).
 CHAIN_LONG: Final = 2.5
+#: Radii (pixels of the working image) by which the first level's marks are grown to find
+#: such a line whose letters stand apart (a sharp photo: calibration learns a word as one
+#: line once grown by 1% of the card's width, 1-5 pixels here); its extents are its ink's.
+CHAIN_BRIDGES: Final = (1, 2, 3)
 #: Inkness levels at which ink marks are looked for: the usual one, a fainter one for thin or
 #: pale glyphs that blur and JPEG break apart at the usual level, and a third for glyphs that
 #: glare or blur leave fainter still (a grey outlined king under a glare spot reads 0.15-0.19).
@@ -101,6 +105,7 @@ def _marks(ink: FloatImage, waists: list[tuple[Blob, Blob]] | None = None,
                 waists += _waist_halves(labels, stats, (x0, y0), most)
             if chains is not None:
                 chains += _chains(labels, stats, (x0, y0), most)
+                chains += _bridged_chains(mask, (x0, y0), most)
         else:
             inside = first > 0
             codes = labels[inside].astype(np.int64) * fresh + first[inside]
@@ -189,6 +194,40 @@ def _chains(labels: npt.NDArray[Any], stats: npt.NDArray[Any], offset: tuple[int
             out.append(Chain(chain.centre + (x + offset[0], y + offset[1]), chain.axis,
                              chain.along, chain.across))
     return out
+
+
+def _bridged_chains(mask: npt.NDArray[Any], offset: tuple[int, int], most: int) -> list[Chain]:
+    """The lines of glyphs that the first level's marks (``mask``) make once grown by each of
+    ``CHAIN_BRIDGES`` and are not one mark as they are (those are ``_chains``'), each measured
+    on its own ink, in photo pixels.
+
+    >>> letters = np.zeros((60, 12), np.uint8)
+    >>> for y in (4, 18, 32, 46): letters[y:y + 11, 3:9] = 1
+    >>> [(c.centre.tolist(), c.along, c.across) for c in _bridged_chains(letters, (100, 0), 99)]
+    [([105.5, 30.0], (-26.0, 26.0), (-2.5, 2.5))]
+    """
+    out: list[Chain] = []
+    for radius in CHAIN_BRIDGES:
+        grown = cv2.dilate(mask, cv2.getStructuringElement(
+            cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1)))
+        _, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
+            grown, 8, cv2.CV_32S, cv2.CCL_GRANA)
+        for k, x, y, w, h in _shaped(stats, most):
+            own = (labels[y:y + h, x:x + w] == k) & (mask[y:y + h, x:x + w] > 0)
+            if cv2.connectedComponents(own.astype(np.uint8), connectivity=8)[0] < 3:
+                continue
+            chain = _chain(own)
+            at = (x + offset[0], y + offset[1])
+            if chain is not None and not any(_same_chain(chain, c, at) for c in out):
+                out.append(Chain(chain.centre + at, chain.axis, chain.along, chain.across))
+    return out
+
+
+def _same_chain(chain: Chain, other: Chain, at: tuple[int, int]) -> bool:
+    """Whether a chain (its centre from the corner ``at`` of its box, in photo pixels) is
+    one already found: its centre within a pixel of the other's, and as long."""
+    return bool(np.hypot(*(chain.centre + at - other.centre)) <= 1.0
+                and abs(np.ptp(chain.along) - np.ptp(other.along)) <= 1.0)
 
 
 def _chain(mask: npt.NDArray[np.bool_]) -> Chain | None:
