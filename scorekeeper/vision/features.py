@@ -322,6 +322,10 @@ def ink_colour(norm_patch: FloatImage, ink_patch: FloatImage) -> npt.NDArray[np.
     return out
 
 
+#: Weight (pixels of full ink) under which an index's ink is read as faint (``ink_colours``).
+FAINT_INK: Final = 1.0
+
+
 def ink_colours(norm_rows: FloatImage, ink_rows: FloatImage) -> npt.NDArray[np.float32]:
     """``ink_colour`` of many patches at once: rows of white-normalised pixels (N, P, 3) and
     of their ink (N, P); (N, 3).
@@ -330,9 +334,24 @@ def ink_colours(norm_rows: FloatImage, ink_rows: FloatImage) -> npt.NDArray[np.f
     >>> ink = np.zeros((2, 4), np.float32); ink[0, :2] = 0.7
     >>> [[round(v, 3) for v in c] for c in ink_colours(norm, ink).tolist()]
     [[1.0, 1.0, 0.125], [1.0, 1.0, 1.0]]
+
+    Ink too faint for the usual weights is read from its own darkest (``FAINT_INK``), not
+    taken for black:
+
+    >>> norm[1, :2] = (0.95, 0.85, 0.7); ink[1, :2] = 0.2
+    >>> [round(v, 3) for v in ink_colours(norm, ink)[1].tolist()]
+    [0.167, 0.5, 1.0]
     """
     weight = np.clip((ink_rows - 0.3) / 0.4, 0.0, 1.0)
     total = weight.sum(axis=1)
+    faint = total < FAINT_INK
+    if faint.any():
+        # Ink too faint for those levels (a pale star, blurred) is weighed from half its own
+        # darkest: with no weight it would read as black, and a blue star as the black joker.
+        darkest = ink_rows[faint].max(axis=1, keepdims=True)
+        weight[faint] = np.clip((ink_rows[faint] - 0.5 * darkest)
+                                / np.maximum(0.5 * darkest, 1e-3), 0.0, 1.0)
+        total = weight.sum(axis=1)
     absorb = 1.0 - np.einsum("npc,np->nc", norm_rows, weight) / np.maximum(total, 1e-3)[:, None]
     absorb = np.clip(absorb, 0.0, None)
     top = absorb.max(axis=1)
