@@ -751,3 +751,26 @@ def test_a_glyph_that_light_or_blur_leaves_faint_is_a_mark(tmp_path: Path, theme
     pairs = match(list(shot.cards), [card.corners for card in found])
     k = next(i for i, truth in enumerate(shot.cards) if truth.code == code)
     assert k in pairs and found[pairs[k]].code == code
+
+
+@pytest.mark.parametrize(("theme", "inks", "n", "index", "code"), [
+    ("anglo_poker", None, 13, 2, "jk-black"),  # the benchmark's probe decks, the 14th
+    ("slavic_costumes", "pale", 15, 3, "jk-red"),  # and the 16th
+])
+def test_a_joker_whose_star_lies_by_another_cards_stronger_edges_is_read(
+        tmp_path: Path, theme: str, inks: str | None, n: int, index: int, code: str) -> None:
+    # In these benchmark photos the edges by the joker's star that run the strongest are
+    # another card's (an ace lying under it, the card beside it); its own came second, under
+    # half as strong, and the star was read only in the other card's frames, and missed.
+    _need_art(theme)
+    deck = aisleriot(theme) if inks is None else toss_like(aisleriot(theme), inks)
+    rng = np.random.default_rng(2026 + 10 * n)
+    for card in deck.codes:
+        (tmp_path / f"{card}.jpg").write_bytes(calibration_photo(rng, card, deck))
+    profile = calibrate_dir(tmp_path, deck=deck.kind).profile
+    shot = _photo(deck, 2026 + 10 * n + 1, index, (4000, 3000))
+    found = recognize(shot.jpeg, profile).cards
+    pairs = match(list(shot.cards), [card.corners for card in found])
+    k = next(i for i, truth in enumerate(shot.cards) if truth.code == code)
+    assert k in pairs and found[pairs[k]].code == code, [c.code for c in found]
+    assert len(found) == len(set(pairs.values())), [c.code for c in found]  # nothing extra

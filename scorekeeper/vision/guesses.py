@@ -45,11 +45,12 @@ LONE_FILL: Final = 0.3
 #: ... and read in frames turned along the edges around it: the ways they run (modulo a
 #: right angle) within this many of the mark's units (square root of its area), in bins of
 #: this many degrees; the two strongest that lie at least ``LONE_APART`` degrees apart, the
-#: second if at least ``LONE_SECOND`` as strong as the first.
+#: second if at least ``LONE_SECOND`` as strong as the first (at 0.5, a joker lying on an
+#: ace, the ace's edges by its star the stronger, was read only in the ace's frames, and missed).
 LONE_REACH: Final = 4.0
 LONE_BIN: Final = 3
 LONE_APART: Final = 12
-LONE_SECOND: Final = 0.5
+LONE_SECOND: Final = 0.25
 #: Past this many compact marks that could be lone marks (on the probe photos a hundred, nine
 #: photos in ten under 250), those with more twins than ``LONE_TWINS`` on their region
 #: (``_twins``) are left out: on the probe photos the stars read had at most 13, and cloths
