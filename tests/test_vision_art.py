@@ -9,6 +9,7 @@ import gzip
 import io
 import os
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -18,7 +19,7 @@ from flask.testing import FlaskClient
 from test_vision_heldout import _need_art
 from werkzeug.test import TestResponse
 
-from scorekeeper.vision import calibrate_dir, recognize
+from scorekeeper.vision import RecognizedCard, calibrate_dir, recognize
 from scorekeeper.vision.art import TOSS_INKS, TOSS_SUIT_OF, ArtDeck, aguilar, aisleriot, toss_like
 from scorekeeper.vision.calibration import index_doubt, learn_photo
 from scorekeeper.vision.errors import NoIndexFoundError
@@ -660,16 +661,26 @@ def test_a_word_index_whose_letters_stand_apart_is_read(tmp_path: Path, theme: s
     # grown by a pixel or two make the word's line again.
     _need_art(theme)
     deck = aisleriot(theme)
-    rng = np.random.default_rng(2026 + 10 * n)
-    for card in deck.codes:
-        (tmp_path / f"{card}.jpg").write_bytes(calibration_photo(rng, card, deck))
-    profile = calibrate_dir(tmp_path, deck="standard").profile
+    profile = _bench_profile(tmp_path, deck, n)
     assert code in _word_cards(profile)
     shot = _photo(deck, 2026 + 10 * n + 1, index, (4000, 3000))
-    found = recognize(shot.jpeg, profile).cards
+    assert _read_as(shot, recognize(shot.jpeg, profile).cards, code)
+
+
+def _bench_profile(folder: Path, deck: ArtDeck, n: int) -> DeckProfile:
+    """The profile ``bench/vision_bench.py`` learns for the ``n``-th deck of its group: one
+    calibration photo per card, seeded as the benchmark seeds them."""
+    rng = np.random.default_rng(2026 + 10 * n)
+    for card in deck.codes:
+        (folder / f"{card}.jpg").write_bytes(calibration_photo(rng, card, deck))
+    return calibrate_dir(folder, deck=deck.kind).profile
+
+
+def _read_as(shot: SynthPhoto, found: Sequence[RecognizedCard], code: str) -> bool:
+    """Whether the card ``code`` of ``shot`` is among the readings ``found``, read as itself."""
     pairs = match(list(shot.cards), [card.corners for card in found])
     k = next(i for i, truth in enumerate(shot.cards) if truth.code == code)
-    assert k in pairs and found[pairs[k]].code == code
+    return k in pairs and found[pairs[k]].code == code
 
 
 def _word_cards(profile: DeckProfile) -> list[str]:
@@ -747,10 +758,7 @@ def test_a_glyph_that_light_or_blur_leaves_faint_is_a_mark(tmp_path: Path, theme
     deck = toss_like(aisleriot(theme), inks)
     shot = _photo(deck, photo_seed, index, (4000, 3000))
     profile = _profile(deck, sorted({c.code for c in shot.cards}), tmp_path, 1, (4000, 3000))
-    found = recognize(shot.jpeg, profile).cards
-    pairs = match(list(shot.cards), [card.corners for card in found])
-    k = next(i for i, truth in enumerate(shot.cards) if truth.code == code)
-    assert k in pairs and found[pairs[k]].code == code
+    assert _read_as(shot, recognize(shot.jpeg, profile).cards, code)
 
 
 @pytest.mark.parametrize(("theme", "inks", "n", "index", "code"), [
@@ -764,13 +772,9 @@ def test_a_joker_whose_star_lies_by_another_cards_stronger_edges_is_read(
     # half as strong, and the star was read only in the other card's frames, and missed.
     _need_art(theme)
     deck = aisleriot(theme) if inks is None else toss_like(aisleriot(theme), inks)
-    rng = np.random.default_rng(2026 + 10 * n)
-    for card in deck.codes:
-        (tmp_path / f"{card}.jpg").write_bytes(calibration_photo(rng, card, deck))
-    profile = calibrate_dir(tmp_path, deck=deck.kind).profile
+    profile = _bench_profile(tmp_path, deck, n)
     shot = _photo(deck, 2026 + 10 * n + 1, index, (4000, 3000))
     found = recognize(shot.jpeg, profile).cards
+    assert _read_as(shot, found, code), [c.code for c in found]
     pairs = match(list(shot.cards), [card.corners for card in found])
-    k = next(i for i, truth in enumerate(shot.cards) if truth.code == code)
-    assert k in pairs and found[pairs[k]].code == code, [c.code for c in found]
     assert len(found) == len(set(pairs.values())), [c.code for c in found]  # nothing extra
