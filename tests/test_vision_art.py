@@ -167,6 +167,30 @@ def test_court_cards_on_grained_wood_are_learned(tmp_path: Path) -> None:
     assert set(result.profile.codes) == wanted
 
 
+def test_a_court_card_whose_picture_splits_its_white_is_learned_from_its_whole_outline() -> None:
+    # Paris courts' pictures cut the card's white in pieces, and a piece, a fifth to a tenth
+    # of the card, was taken for the card: a scrap of the picture was learned as its index
+    # (and a Ksp so learned was read, confident, for another card). Pieces not shaped like a
+    # card are refused, and an outline that holds the white piece and is three times its
+    # area comes before it. The learned card's ink is compared with the art's own.
+    _need_art("paris")
+    deck = toss_like(aisleriot("paris"), "deep")
+    wanted = ["Jsh", "Ksp", "Qca", "Qhe"]
+    rng = np.random.default_rng(9240)
+    photos: dict[str, bytes] = {}
+    for code in deck.codes:  # the photos of the bench's calibration at this seed, in order
+        photos[code] = calibration_photo(rng, code, deck)
+        if set(wanted) <= set(photos):
+            break
+    for code in wanted:
+        model = learn_photo(photos[code], code)
+        art = learn_card(code, cv2.resize(deck.cards[code].image, (CANON_W, CANON_H),
+                                          interpolation=cv2.INTER_AREA))
+        alike = np.corrcoef(model.ink.astype(np.float64).ravel(),
+                            art.ink.astype(np.float64).ravel())[0, 1]
+        assert alike > 0.7, (code, alike)
+
+
 @pytest.mark.parametrize(("theme", "code"), [
     ("ornamental", "2he"),  # a large index whose pip reaches below the usual corner box
     ("ornamental", "10di"),

@@ -1,9 +1,10 @@
 """Learning a deck from one photo per card.
 
 Each photo shows one card lying flat, taken roughly from above; the file's stem is the card's
-code (``Qsh.jpg``, ``10di.png``, ``boss.jpg``). The card is found as the largest white region,
-its outline straightened to a canonical upright card, checked for sharpness, and its corner
-index learned.
+code (``Qsh.jpg``, ``10di.png``, ``boss.jpg``). The card is found as the largest white region
+(or, where that is no card shape or only a piece of the card, as the region unlike the table,
+or GrabCut's foreground), its outline straightened to a canonical upright card, checked for
+sharpness, and its corner index learned.
 """
 
 from __future__ import annotations
@@ -52,6 +53,14 @@ MIN_SHARPNESS: Final = 0.04
 LIKE_DECK: Final = 1.6
 #: ... judged once this many other suited cards (of its suit, for the pip) are learned.
 LIKE_PEERS: Final = 4
+#: An outline is card-shaped when its opposite sides differ by this factor at most (the photo
+#: is taken roughly from above) and its long sides are this many times its short ones at most.
+OPPOSITE_SIDES: Final = 1.6
+CARD_ASPECT: Final = 2.4
+#: The white region found is only a piece of the card (a court's picture split its white)
+#: when the next outline found holds its centre and is this many times its area or more: on
+#: Paris courts the pieces were a fifth to a tenth of their card.
+WHITE_PIECE: Final = 3.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,22 +100,55 @@ def card_quads(img: Image) -> list[npt.NDArray[np.float64]]:
 
 
 def _card_quads(img: Image) -> Iterator[npt.NDArray[np.float64]]:
-    """``card_quads`` one at a time (the later ways cost more and are often not needed)."""
+    """``card_quads`` one at a time (the later ways cost more and are often not needed).
+
+    Where the white region is found, the next outline is found too: a court card whose
+    picture splits its white leaves a white piece that looks like a card, and the outline
+    that holds it (``_piece_of``) comes first."""
     f = white_balance(img)
     h, w = f.shape[:2]
     found = False
     first: NoCardFoundError | None = None
-    for find in (_white_region, _unlike_table, _foreground):
-        try:
-            quad = _quad_of(find(img, f), h, w)
-        except NoCardFoundError as exc:
-            first = first or exc
+    white: npt.NDArray[np.float64] | None = None  # held until the next outline is known
+    for way, find in enumerate((_white_region, _unlike_table, _foreground)):
+        quad = _outline(find, img, f, h, w)
+        if isinstance(quad, NoCardFoundError):
+            first = first or quad
             continue
         found = True
+        if way == 0:
+            white = quad
+            continue
+        if white is not None:
+            yield from (quad, white) if _piece_of(white, quad) else (white, quad)
+            white = None
+            continue
         yield quad
+    if white is not None:
+        yield white
     if not found:
         assert first is not None
         raise first
+
+
+def _outline(find: Callable[[Image, npt.NDArray[np.float32]], npt.NDArray[np.uint8]],
+             img: Image, f: npt.NDArray[np.float32], h: int, w: int) -> (
+        npt.NDArray[np.float64] | NoCardFoundError):
+    """The card-shaped quad of the region ``find`` finds, or why there is none."""
+    try:
+        return _quad_of(find(img, f), h, w)
+    except NoCardFoundError as exc:
+        return exc
+
+
+def _piece_of(piece: npt.NDArray[np.float64], whole: npt.NDArray[np.float64]) -> bool:
+    """Whether quad ``piece`` is only a piece of quad ``whole``: ``whole`` holds its centre
+    and is WHITE_PIECE times its area or more."""
+    centre = piece.mean(axis=0)
+    inside = cv2.pointPolygonTest(whole.astype(np.float32),
+                                  (float(centre[0]), float(centre[1])), False) >= 0
+    return inside and (cv2.contourArea(whole.astype(np.float32))
+                       >= WHITE_PIECE * cv2.contourArea(piece.astype(np.float32)))
 
 
 def _white_region(img: Image, f: npt.NDArray[np.float32]) -> npt.NDArray[np.uint8]:
@@ -203,10 +245,27 @@ def _quad_of(region: npt.NDArray[np.uint8], h: int, w: int) -> npt.NDArray[np.fl
     centre = quad.mean(axis=0)
     angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
     quad = quad[np.argsort(angles)]
-    sides = [np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4)]
+    sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
+    if not card_shaped(sides):
+        raise NoCardFoundError("no card-shaped region found: photograph the card from above, "
+                               "whole and alone")
     if sides[0] + sides[2] > sides[1] + sides[3]:
         quad = np.roll(quad, -1, axis=0)
     return quad
+
+
+def card_shaped(sides: Sequence[float]) -> bool:
+    """Whether a quad with these side lengths (in order round it) could be a card seen
+    roughly from above.
+
+    >>> card_shaped([25, 35, 25, 35]), card_shaped([10, 35, 10, 35]), card_shaped([25, 35, 10, 35])
+    (True, False, False)
+    """
+    a, b, c, d = sides
+    if min(sides) <= 0 or max(a, c) > OPPOSITE_SIDES * min(a, c) or (
+            max(b, d) > OPPOSITE_SIDES * min(b, d)):
+        return False
+    return max(a + c, b + d) <= CARD_ASPECT * min(a + c, b + d)
 
 
 def _refine(points: npt.NDArray[np.float64], quad: npt.NDArray[np.float64]) -> (
