@@ -105,15 +105,39 @@ def test_the_same_index_read_again_leaves_the_outline_as_it_was() -> None:
     assert len(card.index_points) == 1
 
 
-def test_the_other_index_averages_the_outlines_and_the_better_reading_wins() -> None:
+def test_the_other_index_places_the_outline_and_the_better_reading_wins() -> None:
     quad = np.array([[100.0, 100.0], [300.0, 100.0], [300.0, 380.0], [100.0, 380.0]])
     card = _card(quad)
-    turned = np.roll(quad, 2, axis=0) + (4.0, 0.0)
-    _add_reading(card, 7, 0.95, 0.93, turned, quad[2] - (10.0, 20.0))
-    assert np.allclose(card.quad, quad + (2.0, 0.0))
+    _add_reading(card, 7, 0.95, 0.93, np.roll(quad, 2, axis=0), quad[2] - (10.0, 20.0))
+    assert np.allclose(card.quad, quad)  # the two outlines and their indices agree
     assert len(card.index_points) == 2
     assert (card.card, card.score, card.second_card, card.second) == (7, 0.95, 3, 0.9)
     assert card.worst == 0.93
+
+
+def test_a_card_read_from_both_indices_lies_where_both_indices_put_it() -> None:
+    # Each index frames its card from a rank and a pip a few pixels apart, so each outline's
+    # far end errs (here one turned 4 degrees, the other -3 and 5% large, each about its own
+    # index); the two indices, a card's diagonal apart, place the card between them.
+    true = np.array([[120.0, 80.0], [320.0, 120.0], [265.0, 395.0], [65.0, 355.0]])
+    m = cv2.getPerspectiveTransform((CANON / (CANON_W, CANON_H)).astype(np.float32),
+                                    true.astype(np.float32))
+    first, second = cv2.perspectiveTransform(
+        np.array([[[0.08, 0.1]], [[0.92, 0.9]]], np.float32), m).reshape(2, 2).astype(np.float64)
+
+    def about(points: np.ndarray, centre: np.ndarray, degrees: float, scale: float) -> np.ndarray:
+        t = np.radians(degrees)
+        rot = scale * np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+        out: np.ndarray = (points - centre) @ rot.T + centre
+        return out
+
+    card = _Card(3, 0.9, 0.5, 4, about(true, first, 4.0, 1.0), [first])
+    other = np.roll(about(true, second, -3.0, 1.05), 2, axis=0)
+    averaged = (card.quad + np.roll(other, 2, axis=0)) / 2
+    _add_reading(card, 3, 0.9, 0.9, other, second)
+    worst = float(np.abs(card.quad - true).max())
+    assert worst < 3.0, card.quad
+    assert float(np.abs(averaged - true).max()) > 4 * worst  # the plain average errs more
 
 
 def test_agreeing_readings_keep_the_better_shown_index_for_the_confidence() -> None:

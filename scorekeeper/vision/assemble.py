@@ -356,10 +356,19 @@ def _add_reading(card: _Card, code: int, score: float, worst: float,
                  quad: npt.NDArray[np.float64], point: npt.NDArray[np.float64]) -> None:
     """Fold another reading of ``card`` (its other index, or the same index read again from
     other marks) into it. The other index's outline runs the other way round: the two are
-    averaged. If the readings disagree, the better one wins, with less confidence; if they
-    agree, the better shown of the two indices counts for the confidence."""
+    averaged, then moved, turned and scaled as one so that each index lies where its own
+    reading put it on the card (each index frames its card from a few marks, so its outline's
+    far end errs; the two indices lie a card's diagonal apart). If the readings disagree, the
+    better one wins, with less confidence; if they agree, the better shown of the two indices
+    counts for the confidence."""
     if not _same_way(card.quad, quad):
-        card.quad = (card.quad + np.roll(quad, 2, axis=0)) / 2
+        turned = np.roll(quad, 2, axis=0)
+        mean = (card.quad + turned) / 2
+        if len(card.index_points) == 1:
+            first = card.index_points[0]
+            marks = np.array([_in_unit(card.quad, first), _in_unit(turned, point)])
+            mean = _through(mean, marks, np.array([first, point]))
+        card.quad = mean
         card.index_points.append(point)
     if code == card.card:
         card.worst = max(card.worst, worst)
@@ -368,6 +377,35 @@ def _add_reading(card: _Card, code: int, score: float, worst: float,
         card.card, card.score, card.worst = code, score, worst
     elif score > card.second:
         card.second, card.second_card = score, code
+
+
+#: The card's outline in card units, clockwise from its top-left corner.
+_UNIT: Final = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+
+
+def _in_unit(quad: npt.NDArray[np.float64], point: npt.NDArray[np.float64]) -> (
+        npt.NDArray[np.float64]):
+    """Where ``point`` lies on the card ``quad`` outlines, in units of the card (0..1 each way)."""
+    m = cv2.getPerspectiveTransform(quad.astype(np.float32), _UNIT)
+    out: npt.NDArray[np.float64] = cv2.perspectiveTransform(
+        point.astype(np.float32).reshape(1, 1, 2), m).reshape(2).astype(np.float64)
+    return out
+
+
+def _through(quad: npt.NDArray[np.float64], marks: npt.NDArray[np.float64],
+             points: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """``quad`` moved, turned and scaled as one so that the two places ``marks`` (card units)
+    it puts its marks land on ``points``."""
+    m = cv2.getPerspectiveTransform(_UNIT, quad.astype(np.float32))
+    a, b = cv2.perspectiveTransform(marks.astype(np.float32).reshape(2, 1, 2), m).reshape(2, 2)
+    c, d = points
+    v, u = b - a, d - c
+    if float(np.linalg.norm(v)) < 1e-6:
+        return quad
+    z = complex(u[0], u[1]) / complex(float(v[0]), float(v[1]))
+    rot = np.array([[z.real, -z.imag], [z.imag, z.real]])
+    out: npt.NDArray[np.float64] = (quad - a) @ rot.T + c
+    return out
 
 
 def _same_card(card: _Card, code: int, quad: npt.NDArray[np.float64],

@@ -210,8 +210,7 @@ def find_cards(
 
 def _in_perspective(scene: Scene, cards: list[_Card]) -> bool:
     """Place the cards read from one index again through the table's perspective (the others
-    average the outlines from their two indices, whose errors run opposite ways); whether any
-    moved."""
+    are placed through their two indices, ``assemble._add_reading``); whether any moved."""
     single = [c for c in cards if len(c.index_points) == 1]
     placed = [c.quad for c in single]
     quads = in_perspective(scene, placed, [c.index_points[0] for c in single])
