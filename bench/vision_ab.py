@@ -28,10 +28,9 @@ import argparse  # noqa: E402
 import json  # noqa: E402
 import pickle  # noqa: E402
 import sys  # noqa: E402
-import tempfile  # noqa: E402
 import time  # noqa: E402
 from collections import defaultdict  # noqa: E402
-from collections.abc import Iterator  # noqa: E402
+from collections.abc import Callable, Iterator  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
@@ -41,39 +40,34 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import vision_bench as bench  # noqa: E402
 
-from scorekeeper.vision.calibration import calibrate_dir  # noqa: E402
+from scorekeeper.vision import art  # noqa: E402
 from scorekeeper.vision.profile import DeckProfile  # noqa: E402
 from scorekeeper.vision.recognition import recognize  # noqa: E402
-from scorekeeper.vision.synth import calibration_photo, make_photo, match  # noqa: E402
+from scorekeeper.vision.synth import make_photo, match  # noqa: E402
 
 SEED = 2026
 
 
-def _decks(names: str) -> Iterator[tuple[str, str, int]]:
-    """(tag, deck name, seed) of the tuned and probe decks whose names hold one of ``names``
-    (comma-separated; all when empty), with the seeds ``vision_bench.py`` gives them."""
+def _decks(names: str) -> Iterator[tuple[str, str, Callable[[], art.ArtDeck], int]]:
+    """(tag, deck name, deck maker, seed) of the tuned and probe decks whose names hold one of
+    ``names`` (comma-separated; all when empty), with the seeds ``vision_bench.py`` gives them."""
     wanted = [n for n in names.split(",") if n]
     for prefix, group in (("t", bench.TUNED), ("p", bench.PROBES)):
-        for n, name in enumerate(group):
+        for n, (name, make) in enumerate(group.items()):
             if not wanted or any(w in name for w in wanted):
-                yield f"{prefix}{n:02d}", name, SEED + 10 * n
+                yield f"{prefix}{n:02d}", name, make, SEED + 10 * n
 
 
 def _learn(photos: dict[str, bytes], kind: str) -> tuple[DeckProfile, list[str], list[str]]:
-    with tempfile.TemporaryDirectory() as tmp:
-        for code, jpeg in photos.items():
-            (Path(tmp) / f"{code}.jpg").write_bytes(jpeg)
-        result = calibrate_dir(tmp, deck=kind)  # type: ignore[arg-type]
+    result, _ = bench.learn(photos, kind)
     return result.profile, sorted(result.doubts), sorted(result.failed)
 
 
 def build(cache: Path, names: str, photos: int) -> None:
     cache.mkdir(parents=True, exist_ok=True)
-    for tag, name, seed in _decks(names):
-        make = {**bench.TUNED, **bench.PROBES}[name]
+    for tag, name, make, seed in _decks(names):
         deck = make()
-        rng = np.random.default_rng(seed)
-        calibration = {code: calibration_photo(rng, code, deck) for code in deck.codes}
+        calibration = bench.calibration_photos(deck, seed)
         profile, doubts, failed = _learn(calibration, deck.kind)
         rng = np.random.default_rng(seed + 1)
         shots = [make_photo(rng, deck.codes, deck, size=(4000, 3000), table="wild")
@@ -87,7 +81,7 @@ def build(cache: Path, names: str, photos: int) -> None:
 
 def run(cache: Path, out: Path, recalibrate: bool, names: str) -> None:
     cv2.setNumThreads(1)
-    tags = {tag for tag, _, _ in _decks(names)}
+    tags = {tag for tag, *_ in _decks(names)}
     with out.open("w") as sink:
         for file in sorted(cache.glob("*.pkl")):
             if file.stem not in tags:

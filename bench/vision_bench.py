@@ -49,7 +49,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from scorekeeper.vision import art  # noqa: E402
-from scorekeeper.vision.calibration import calibrate_dir  # noqa: E402
+from scorekeeper.vision.calibration import Calibration, calibrate_dir  # noqa: E402
 from scorekeeper.vision.profile import DeckProfile  # noqa: E402
 from scorekeeper.vision.recognition import Recognition, recognize  # noqa: E402
 from scorekeeper.vision.synth import (  # noqa: E402
@@ -264,16 +264,26 @@ def score(shot: SynthPhoto, result: Recognition, tally: Tally) -> None:
         tally.tops_right += int(want == got_top and sum(c.top for c in found) == len(want))
 
 
-def calibrate(deck: art.ArtDeck, seed: int) -> tuple[DeckProfile, str]:
-    """Learn a deck from one seeded calibration photo per card; the profile and a summary."""
+def calibration_photos(deck: art.ArtDeck, seed: int) -> dict[str, bytes]:
+    """One seeded calibration photo per card of a deck, by code."""
     rng = np.random.default_rng(seed)
+    return {code: calibration_photo(rng, code, deck) for code in deck.codes}
+
+
+def learn(photos: dict[str, bytes], kind: str) -> tuple[Calibration, float]:
+    """Calibrate from photos by code, as a folder of them; the outcome and its seconds."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        for code in deck.codes:
-            (folder / f"{code}.jpg").write_bytes(calibration_photo(rng, code, deck))
+        for code, jpeg in photos.items():
+            (folder / f"{code}.jpg").write_bytes(jpeg)
         start = time.perf_counter()
-        result = calibrate_dir(folder, deck=deck.kind)  # type: ignore[arg-type]
-        elapsed = time.perf_counter() - start
+        result = calibrate_dir(folder, deck=kind)  # type: ignore[arg-type]
+        return result, time.perf_counter() - start
+
+
+def calibrate(deck: art.ArtDeck, seed: int) -> tuple[DeckProfile, str]:
+    """Learn a deck from one seeded calibration photo per card; the profile and a summary."""
+    result, elapsed = learn(calibration_photos(deck, seed), deck.kind)
     failed = f", failed {sorted(result.failed)}" if result.failed else ""
     doubted = f", doubted {sorted(result.doubts)}" if result.doubts else ""
     return result.profile, (f"{len(result.learned)} of {len(deck.codes)} cards learned in "
