@@ -257,6 +257,23 @@ def test_calibration_photo_learned_or_refused_with_a_reason() -> None:
         learn_photo(table.tobytes(), "Qor")
 
 
+def test_a_photo_of_no_card_shape_is_refused_saying_so_and_nothing_is_learned(
+        tmp_path: Path) -> None:
+    from scorekeeper.vision import NoCardFoundError, calibrate_dir, learn_photo
+
+    # A white strip six times as long as wide, alone on a table: no card seen from above.
+    img = background(np.random.default_rng(4), 1600, 1200).copy()
+    cv2.rectangle(img, (300, 520), (1300, 680), (245, 245, 245), -1)
+    ok, strip = cv2.imencode(".jpg", img)
+    assert ok
+    with pytest.raises(NoCardFoundError, match="no card-shaped region found: photograph the card"):
+        learn_photo(strip.tobytes(), "Qor")
+    (tmp_path / "Qor.jpg").write_bytes(strip.tobytes())
+    result = calibrate_dir(tmp_path)
+    assert "card-shaped" in result.failed["Qor.jpg"]
+    assert not result.learned and not result.profile.codes
+
+
 def test_profile_learns_and_forgets_a_card_at_a_time(reference: DeckProfile) -> None:
     models = reference.models()
     small = DeckProfile.from_models("mine", "toss", models[:3])
