@@ -9,6 +9,7 @@ only by ``vision_bench.py --group held-out``, once a change is settled.
 
     python bench/vision_ab.py build /tmp/ab                       # tuned and all probe decks
     python bench/vision_ab.py build /tmp/ab --decks paris,kde --photos 8
+    python bench/vision_ab.py build /tmp/fresh --seed 31000         # photos never tuned on
     python bench/vision_ab.py run /tmp/ab before.jsonl            # profiles learned at build
     python bench/vision_ab.py run /tmp/ab after.jsonl --recalibrate   # for calibration changes
     python bench/vision_ab.py compare before.jsonl after.jsonl
@@ -48,14 +49,16 @@ from scorekeeper.vision.synth import make_photo, match  # noqa: E402
 SEED = 2026
 
 
-def _decks(names: str) -> Iterator[tuple[str, str, Callable[[], art.ArtDeck], int]]:
+def _decks(names: str, seed: int = SEED
+           ) -> Iterator[tuple[str, str, Callable[[], art.ArtDeck], int]]:
     """(tag, deck name, deck maker, seed) of the tuned and probe decks whose names hold one of
-    ``names`` (comma-separated; all when empty), with the seeds ``vision_bench.py`` gives them."""
+    ``names`` (comma-separated; all when empty), seeded as ``vision_bench.py --seed`` seeds
+    them."""
     wanted = [n for n in names.split(",") if n]
     for prefix, group in (("t", bench.TUNED), ("p", bench.PROBES)):
         for n, (name, make) in enumerate(group.items()):
             if not wanted or any(w in name for w in wanted):
-                yield f"{prefix}{n:02d}", name, make, SEED + 10 * n
+                yield f"{prefix}{n:02d}", name, make, seed + 10 * n
 
 
 def _learn(photos: dict[str, bytes], kind: str) -> tuple[DeckProfile, list[str], list[str]]:
@@ -63,9 +66,9 @@ def _learn(photos: dict[str, bytes], kind: str) -> tuple[DeckProfile, list[str],
     return result.profile, sorted(result.doubts), sorted(result.failed)
 
 
-def build(cache: Path, names: str, photos: int) -> None:
+def build(cache: Path, names: str, photos: int, first_seed: int) -> None:
     cache.mkdir(parents=True, exist_ok=True)
-    for tag, name, make, seed in _decks(names):
+    for tag, name, make, seed in _decks(names, first_seed):
         deck = make()
         calibration = bench.calibration_photos(deck, seed)
         profile, doubts, failed = _learn(calibration, deck.kind)
@@ -188,6 +191,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--decks", default="", help="only decks whose names hold one of these "
                                               "(comma-separated)")
     p.add_argument("--photos", type=int, default=8, help="photos per deck (default 8)")
+    p.add_argument("--seed", type=int, default=SEED,
+                   help=f"the benchmark's seed (default {SEED}); another one composes a fresh "
+                        "set of calibration photos and photos that no change was tuned on")
     p = sub.add_parser("run", help="read the cached photos with the code at hand")
     p.add_argument("cache", type=Path)
     p.add_argument("out", type=Path)
@@ -200,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "build":
         bench.install()
-        build(args.cache, args.decks, args.photos)
+        build(args.cache, args.decks, args.photos, args.seed)
     elif args.command == "run":
         run(args.cache, args.out, args.recalibrate, args.decks)
     else:

@@ -551,6 +551,23 @@ def test_a_fanned_card_whose_body_pips_are_hidden_is_read_by_its_index(tmp_path:
     _read_whole(_kde("standard"), codes, tmp_path, 28)
 
 
+def test_a_large_cards_index_whose_pip_opens_a_wide_notch_in_its_region_is_read(
+        tmp_path: Path) -> None:
+    # On a card a fifth of the photo wide, KDE standard's index pips (an eighth of the card
+    # wide) lie so near the edge that the card's white outside them is lost: each index opens
+    # a notch in the card's region, and the pips' middles lay farther from the white than
+    # the notch filled (a fixed share of the photo, scene.NOTCH). Both pips read as table,
+    # no index was paired, and neither card was read (scene.NOTCH_CARD).
+    deck = _kde("standard")
+    shot = _photo(deck, 31321, 0, (4000, 3000))
+    assert [c.code for c in shot.cards] == ["Qsp", "Khe"]
+    profile = _profile(deck, ["Qsp", "Khe", "Qhe", "Ksp", "Kdi", "Adi"], tmp_path, 7,
+                       (1600, 1200))
+    found = recognize(shot.jpeg, profile).cards
+    assert _read_as(shot, found, "Khe") and _read_as(shot, found, "Qsp"), [
+        c.code for c in found]
+
+
 def _bridged(deck: ArtDeck, code: str, width: int = 6) -> ArtDeck:
     """The deck with ``code``'s rank joined to its pip by a black bar in both corner indices
     (as court art or a printing flaw joins them): its index is no longer found on its own."""

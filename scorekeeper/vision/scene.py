@@ -23,6 +23,11 @@ BRIDGE: Final = 0.008
 #: (fraction of the photo's long side): an index printed near a card's edge leaves only a thin
 #: strip of white outside it, which the mask loses, so the index opens a notch in the region.
 NOTCH: Final = 0.008
+#: ... or this close, as a fraction of the region's estimated card width, where that is more:
+#: a notch is as wide as the index that opens it, and on a card a fifth of the photo wide a
+#: pip's middle lay farther than ``NOTCH`` from the white (the pip was read as table, and the
+#: index was never paired).
+NOTCH_CARD: Final = 0.1
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -220,23 +225,28 @@ def analyse(img: Image) -> Scene:
         widths = {label: 4.0 * float(peaks[label]) for label in range(1, count + 1)}
     outlines = region_outlines(labels_half)
     hulls = hull_regions(labels_half, outlines)
+    reach = np.maximum(NOTCH * max(hh, hw), NOTCH_CARD / 2 * np.array(
+        [0.0, *(widths[label] for label in range(1, count + 1))], np.float32))
     return Scene(norm, ink, labels_half, widths, small_scale, hulls,
-                 _notches_filled(labels_half, hulls, round(max(hh, hw) * NOTCH)), outlines)
+                 _notches_filled(labels_half, hulls, reach), outlines)
 
 
 def _notches_filled(labels: npt.NDArray[np.int32], hulls: npt.NDArray[np.int32],
-                    reach: int) -> npt.NDArray[np.int32]:
-    """The regions with the parts of their hulls within ``reach`` pixels of them added.
+                    reach: npt.NDArray[np.float32]) -> npt.NDArray[np.int32]:
+    """The regions with the parts of their hulls within ``reach[label]`` pixels of a region
+    added.
 
-    >>> labels = np.zeros((9, 9), np.int32); labels[1:8, 1:8] = 1; labels[3:6, 1:3] = 0
-    >>> int(_notches_filled(labels, hull_regions(labels), 2)[4, 1])
-    1
+    >>> labels = np.zeros((9, 9), np.int32); labels[1:8, 1:8] = 1; labels[3:6, 1:4] = 0
+    >>> [int(_notches_filled(labels, hull_regions(labels), np.array([0, r]))[4, 1])
+    ...  for r in (1, 2)]
+    [0, 1]
     """
-    if reach < 1:
+    if not labels.any():
         return labels
-    near = cv2.dilate((labels > 0).astype(np.uint8), cv2.getStructuringElement(
-        cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1)))
-    out: npt.NDArray[np.int32] = np.where((labels == 0) & (near > 0), hulls, labels)
+    table = (labels == 0).astype(np.uint8)
+    far = cv2.distanceTransform(table, cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
+    out: npt.NDArray[np.int32] = np.where(
+        (table > 0) & (far <= reach.astype(np.float32)[hulls]), hulls, labels)
     return out
 
 
