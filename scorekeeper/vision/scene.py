@@ -226,13 +226,13 @@ def analyse(img: Image) -> Scene:
     outlines = region_outlines(labels_half)
     hulls = hull_regions(labels_half, outlines)
     reach = np.maximum(NOTCH * max(hh, hw), NOTCH_CARD / 2 * np.array(
-        [0.0, *(widths[label] for label in range(1, count + 1))], np.float32))
+        [0.0, *(widths[label] for label in range(1, count + 1))]))
     return Scene(norm, ink, labels_half, widths, small_scale, hulls,
                  _notches_filled(labels_half, hulls, reach), outlines)
 
 
 def _notches_filled(labels: npt.NDArray[np.int32], hulls: npt.NDArray[np.int32],
-                    reach: npt.NDArray[np.float32]) -> npt.NDArray[np.int32]:
+                    reach: npt.NDArray[np.float64]) -> npt.NDArray[np.int32]:
     """The regions with the parts of their hulls within ``reach[label]`` pixels of a region
     added.
 
@@ -246,7 +246,7 @@ def _notches_filled(labels: npt.NDArray[np.int32], hulls: npt.NDArray[np.int32],
     table = (labels == 0).astype(np.uint8)
     far = cv2.distanceTransform(table, cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
     out: npt.NDArray[np.int32] = np.where(
-        (table > 0) & (far <= reach.astype(np.float32)[hulls]), hulls, labels)
+        (table > 0) & (far <= reach[hulls]), hulls, labels)
     return out
 
 
