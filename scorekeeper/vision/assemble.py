@@ -287,7 +287,8 @@ def _mirrored_index(scene: Scene, pictures: _Pictures, cards: list[_Card], code:
     where both do (the bottom-left one), the one whose learned picture the photo shows better
     along the edge between the two indices (``_edge_fit``): the other is that outline turned
     over about the edge, and lies on the table or on the cards beside it. (Which lies more on
-    card regions chose worse: in a fan both lie on cards.)"""
+    card regions chose worse: in a fan both lie on cards.) A card already read from two
+    indices keeps its outline, placed through both."""
     for card in cards:
         first = card.index_points[0]
         turned = _turn_cos(card.quad, quad) < -0.8
@@ -304,7 +305,9 @@ def _mirrored_index(scene: Scene, pictures: _Pictures, cards: list[_Card], code:
             continue
         holds_both = _point_in_quad(first, quad, -CORNER_SLACK)
         canon = _canon_corners(profile, template)
-        if turned:
+        if len(card.index_points) > 1:
+            better = False
+        elif turned:
             better = holds_both and card.canon is not None and (
                 _edge_fit(scene, pictures, code, canon, quad)
                 > _edge_fit(scene, pictures, code, card.canon, card.quad))
