@@ -10,6 +10,7 @@ nothing below it (some jokers' star) is learned in a frame of that mark alone
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -71,6 +72,11 @@ RANK_PARTS: Final = 1.25
 PIP_BOTTOM: Final = 0.55
 #: The widest gap between the rank and the pip below it, in rank heights.
 PIP_GAP: Final = 0.8
+#: A pip with another mark this close (pixels of the canonical card, box to box) may be a
+#: piece of itself: a pip drawn in a thin stroke (a null's ring and bar) comes apart at the
+#: usual ink level, and the piece nearest the rank was learned for the pip, its centre a
+#: third of the ring off. The other levels are tried for a pip that stands alone.
+PIECE_GAP: Final = 2
 #: Width of the card rim (fraction of the card width) treated as blank.
 EDGE_MARGIN: Final = 0.03
 #: Where a lone corner mark (a joker's star with nothing below it) lies at the latest, and
@@ -126,7 +132,8 @@ def normalise_card(card: Image) -> FloatImage:
 
 
 def find_index(norm: FloatImage, art_pip: bool = True,
-               levels: tuple[tuple[float, int], ...] = INDEX_LEVELS) -> tuple[Blob, list[Blob]]:
+               levels: tuple[tuple[float, int], ...] = INDEX_LEVELS,
+               whole_at: tuple[tuple[float, int], ...] = ()) -> tuple[Blob, list[Blob]]:
     """The pip and rank marks of the top-left index of a normalised canonical card.
 
     The rank is the top-most mark near the corner, with any marks beside it (the 1 and 0 of
@@ -135,13 +142,27 @@ def find_index(norm: FloatImage, art_pip: bool = True,
     one (a pale ink that came apart into specks too small for a pip), and last the usual level
     opened (``INDEX_OPENING``: a pip joined to the art by a thin line comes apart). With
     ``art_pip``, a rank with no pip close below it takes the nearest mark of the art below it
-    in the index's usual box for one."""
+    in the index's usual box for one. A pip with another mark close beside it (``PIECE_GAP``)
+    is taken only where no level shows one standing alone (of ``levels``, then of
+    ``whole_at``, tried only for that)."""
     error: NoIndexFoundError | None = None
+    in_pieces: tuple[Blob, list[Blob]] | None = None
     for level, opening in levels:
         try:
-            return _find_index(norm, level, opening, art_pip)
+            pip, ranks, alone = _find_index(norm, level, opening, art_pip)
         except NoIndexFoundError as exc:
             error = error or exc
+            continue
+        if alone:
+            return pip, ranks
+        in_pieces = in_pieces or (pip, ranks)
+    if in_pieces is not None:
+        for level, opening in whole_at:
+            with contextlib.suppress(NoIndexFoundError):
+                pip, ranks, alone = _find_index(norm, level, opening, art_pip)
+                if alone:
+                    return pip, ranks
+        return in_pieces
     assert error is not None
     raise error
 
@@ -160,7 +181,9 @@ def _corner_ink(norm: FloatImage, level: float, opening: int = 0) -> tuple[Mask,
 
 
 def _find_index(norm: FloatImage, level: float, opening: int,
-                art_pip: bool) -> tuple[Blob, list[Blob]]:
+                art_pip: bool) -> tuple[Blob, list[Blob], bool]:
+    """The pip and rank marks at one ink level, and whether the pip stands alone (no other
+    mark within ``PIECE_GAP`` of it)."""
     h, w = norm.shape[:2]
     ink, margin = _corner_ink(norm, level, opening)
     marks = [
@@ -184,8 +207,21 @@ def _find_index(norm: FloatImage, level: float, opening: int,
     for top in tops:
         found = _index_below(top, in_box, marks, w, art_pip)
         if found is not None:
-            return found
+            pip, ranks = found
+            return pip, ranks, not any(
+                _touching(pip, b) for b in marks if b is not pip and all(b is not r for r in ranks))
     raise NoIndexFoundError("the card's corner shows a rank but no suit pip below it")
+
+
+def _touching(a: Blob, b: Blob) -> bool:
+    """Whether two marks' boxes lie within ``PIECE_GAP`` of each other.
+
+    >>> ring = Blob(np.zeros(2), 12, 47, 13, 16, 25)
+    >>> [_touching(ring, Blob(np.zeros(2), x, 48, 6, 7, 10)) for x in (26, 28)]
+    [True, False]
+    """
+    return (max(b.x - (a.x + a.w), a.x - (b.x + b.w)) <= PIECE_GAP
+            and max(b.y - (a.y + a.h), a.y - (b.y + b.h)) <= PIECE_GAP)
 
 
 def _index_below(top: Blob, in_box: list[Blob], marks: list[Blob], w: int,
@@ -462,8 +498,11 @@ def _index_frames(norm: FloatImage, lone_ok: bool) -> tuple[
         for turned in both_ways:
             mark = None
             try:
+                # (A star comes apart at the darker levels: they are tried only where a rank
+                # over a pip is found at the usual level, its pip in pieces.)
                 pip, ranks = find_index(turned, art_pip,
-                                        INDEX_LEVELS[:1] if may_be_lone else INDEX_LEVELS)
+                                        INDEX_LEVELS[:1] if may_be_lone else INDEX_LEVELS,
+                                        INDEX_LEVELS[1:] if may_be_lone else ())
             except NoIndexFoundError as exc:
                 error = error or exc
                 if not may_be_lone:
