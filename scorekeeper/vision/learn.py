@@ -75,7 +75,7 @@ PIP_GAP: Final = 0.8
 #: A pip with another mark this close (pixels of the canonical card, box to box) may be a
 #: piece of itself: a pip drawn in a thin stroke (a null's ring and bar) comes apart at the
 #: usual ink level, and the piece nearest the rank was learned for the pip, its centre a
-#: third of the ring off. The other levels are tried for a pip that stands alone.
+#: quarter of the ring off. The other levels are tried for a pip that stands alone.
 PIECE_GAP: Final = 2
 #: Width of the card rim (fraction of the card width) treated as blank.
 EDGE_MARGIN: Final = 0.03
