@@ -668,14 +668,16 @@ def test_a_court_card_that_shows_no_index_is_not_learned_from_the_deck() -> None
 
 def test_a_card_learned_unlike_the_deck_is_learned_where_the_deck_shows_its_index() -> None:
     # Rheinland's pale five of oracles, in this photo: on its own, the index found has its
-    # rank 0.59 times as far from its pip as the deck's other cards (a doubt), and looks
+    # rank 0.62 times as far from its pip as the deck's other cards (a doubt), and looks
     # nothing like the deck's fives and oracles there. Where they show their index (moved two
-    # pixels), it looks like them.
+    # pixels), it looks like them. (The photo first pinned here, seed 0, showed another mark
+    # touching the pip at the usual ink level; calibration now takes the pip from a level
+    # where it stands alone, ``PIECE_GAP``, and learns that card right on its own.)
     _need_art("rheinland")
     deck = toss_like(aisleriot("rheinland"), "pale")
     peers = [learn_card(code, deck.cards[code].image)
              for code in ["5ca", "5cl", "5di", "2or", "3or", "4or", "10or"]]
-    photo = calibration_photo(np.random.default_rng(0), "5or", deck, (1600, 1200))
+    photo = calibration_photo(np.random.default_rng(2), "5or", deck, (1600, 1200))
     alone = learn_photo(photo, "5or")
     assert index_doubt(alone, peers) is not None and (deck_fit(alone, peers) or 0.0) < 0.3
     model = learn_photo(photo, "5or", peers)

@@ -278,10 +278,14 @@ SK.Table = class {
   }
   onState(m) {
     if (m.seq < this.seq && m.event) return;
+    // A state past the events this page holds without them (the snapshot a new stream opens
+    // with, when an event landed between the page's load and the stream's start): fetch them.
+    const missed = m.seq > this.seq + (m.event ? 1 : 0);
     this.seq = m.seq; this.state = m.state;
     if (m.event && !this.recent.some((x) => x.seq === m.seq)) this.recent.push({seq: m.seq, event: m.event, by: m.event.by});
     this.recent = this.recent.filter((x) => x.seq <= m.seq).slice(-40);
     this.onChange("state");
+    if (missed) this.loadRecent();
   }
   adopt(seq, state) { if (seq >= this.seq) { this.seq = seq; this.state = state; this.onChange("state"); } }
 };
