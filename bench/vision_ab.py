@@ -8,7 +8,7 @@ of two runs and every card read differently. Held-out decks are never cached: th
 only by ``vision_bench.py --group held-out``, once a change is settled.
 
     python bench/vision_ab.py build /tmp/ab                       # tuned and all probe decks
-    python bench/vision_ab.py build /tmp/ab --decks paris,kde --photos 8
+    python bench/vision_ab.py build /tmp/ab --decks paris,kde,p08 --photos 8
     python bench/vision_ab.py build /tmp/fresh --seed 31000         # photos never tuned on
     python bench/vision_ab.py run /tmp/ab before.jsonl            # profiles learned at build
     python bench/vision_ab.py run /tmp/ab after.jsonl --recalibrate   # for calibration changes
@@ -51,14 +51,19 @@ SEED = 2026
 
 def _decks(names: str, seed: int = SEED
            ) -> Iterator[tuple[str, str, Callable[[], art.ArtDeck], int]]:
-    """(tag, deck name, deck maker, seed) of the tuned and probe decks whose names hold one of
-    ``names`` (comma-separated; all when empty), seeded as ``vision_bench.py --seed`` seeds
-    them."""
-    wanted = [n for n in names.split(",") if n]
+    """(tag, deck name, deck maker, seed) of the tuned and probe decks whose tags are, or whose
+    names hold, one of ``names`` (comma-separated; all when empty), seeded as
+    ``vision_bench.py --seed`` seeds them. Names with a comma in them are asked for by tag.
+
+    >>> [tag for tag, *_ in _decks("t02,p08")]
+    ['t02', 'p08']
+    """
+    wanted = [n.strip() for n in names.split(",") if n.strip()]
     for prefix, group in (("t", bench.TUNED), ("p", bench.PROBES)):
         for n, (name, make) in enumerate(group.items()):
-            if not wanted or any(w in name for w in wanted):
-                yield f"{prefix}{n:02d}", name, make, seed + 10 * n
+            tag = f"{prefix}{n:02d}"
+            if not wanted or any(w == tag or w in name for w in wanted):
+                yield tag, name, make, seed + 10 * n
 
 
 def _learn(photos: dict[str, bytes], kind: str) -> tuple[DeckProfile, list[str], list[str]]:
@@ -188,8 +193,8 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("build", help="compose the tuned and probe decks' photos into a cache")
     p.add_argument("cache", type=Path)
-    p.add_argument("--decks", default="", help="only decks whose names hold one of these "
-                                              "(comma-separated)")
+    p.add_argument("--decks", default="", help="only decks whose tags (t00, p08) are, or whose "
+                                              "names hold, one of these (comma-separated)")
     p.add_argument("--photos", type=int, default=8, help="photos per deck (default 8)")
     p.add_argument("--seed", type=int, default=SEED,
                    help=f"the benchmark's seed (default {SEED}); another one composes a fresh "
