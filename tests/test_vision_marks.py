@@ -351,6 +351,27 @@ def test_a_cloth_pattern_passing_as_card_white_does_not_crowd_out_an_index(
     assert any({g.pip, g.anchor} == index for g in kept)
 
 
+def test_a_busy_fan_keeps_every_pair_of_marks_with_few_twins_past_the_budget(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Court art and pips make many pairs but few alike marks: none of them is a cloth's
+    pattern, so the budget leaves none out (an index among them would be lost)."""
+    scene = _scene_with_rim_only()
+    scene.filled[:] = 1
+    rng = np.random.default_rng(3)
+    blobs = []
+    for _ in range(160):
+        w, h = int(rng.integers(6, 30)), int(rng.integers(6, 30))
+        x, y = rng.uniform(60, 740, 2)
+        blobs.append(Blob(np.array([x, y]), int(x) - w // 2, int(y) - h // 2, w, h,
+                          int(w * h * rng.uniform(0.4, 0.9))))
+    everything = _guesses(scene, blobs, reference_profile())
+    regions = np.ones(len(blobs), np.int32)
+    assert guessing._twins(blobs, regions).max() <= guessing.TWIN_FLOOR
+    monkeypatch.setattr(guessing, "GUESS_BUDGET", len(everything) // 2)
+    kept = _guesses(scene, blobs, reference_profile())
+    assert {(g.pip, g.anchor) for g in kept} == {(g.pip, g.anchor) for g in everything}
+
+
 class _Settles:
     """A close comparison that scores each guess as told (by its pip), and counts its calls."""
 
