@@ -603,6 +603,19 @@ def test_a_null_whose_thin_ring_comes_apart_is_learned_from_the_whole_ring(seed:
     assert model.pip_ratio > 0.1, model.pip_ratio
 
 
+@pytest.mark.parametrize(("code", "seed"), [("9sp", 1), ("10sp", 3)])
+def test_a_pale_pip_is_not_taken_from_the_large_pip_beside_the_rank(code: str, seed: int) -> None:
+    # A four-colour deck's pale spades: at the usual ink level the index pip is too faint to
+    # show, and a piece of the large pip beside the rank lay "below" it, half a rank to the
+    # side; the card was learned askew (its frame 45 to 57 degrees off) and never read.
+    _need_art("neoclassical_4_color")
+    deck = aisleriot("neoclassical_4_color")
+    model = learn_photo(calibration_photo(np.random.default_rng(seed), code, deck), code)
+    frame = model.to_canon[0].astype(np.float64)
+    pip, rank = frame @ (0.0, 0.0, 1.0), frame @ (0.0, -1.0, 1.0)
+    assert abs(pip[0] - rank[0]) < 0.06 * CANON_W, (pip, rank)
+
+
 def _bridged(deck: ArtDeck, code: str, width: int = 6) -> ArtDeck:
     """The deck with ``code``'s rank joined to its pip by a black bar in both corner indices
     (as court art or a printing flaw joins them): its index is no longer found on its own."""
