@@ -36,7 +36,7 @@ MIN_MARK: Final = 4
 #: pairs; past this many, pairs are left out from the marks with the most twins (``_twins``),
 #: but never those of marks with at most ``TWIN_FLOOR`` twins: a card's print has two dozen at
 #: most, and a fan of court cards and pips made 33,725 pairs whose cut at 8 twins left two
-#: indices out (the photo then read in 1.4 times the time, all its cards right).
+#: indices out (read so, the photo takes about 1.3 times as long, and all its cards are right).
 GUESS_BUDGET: Final = 20000
 TWIN_FLOOR: Final = 30
 #: Marks are twins whose widths and heights differ by at most about this share (log steps).
