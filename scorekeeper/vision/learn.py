@@ -260,8 +260,7 @@ def _pip_below(marks: list[Blob], ranks: list[Blob], gap: float | None) -> Blob 
     right = max(b.x + b.w for b in ranks)
     bottom = max(b.y + b.h for b in ranks)
     height = ranks[0].h  # the top mark's
-    areas = np.array([r.area for r in ranks], np.float64)
-    rank = (np.stack([r.centroid for r in ranks]) * areas[:, None]).sum(0) / areas.sum()
+    rank = _joint_centroid(ranks)
     lean = math.tan(math.radians(PIP_LEAN))
     below = [b for b in marks if all(b is not r for r in ranks)
              and bottom - 0.2 * height <= b.y
@@ -269,6 +268,19 @@ def _pip_below(marks: list[Blob], ranks: list[Blob], gap: float | None) -> Blob 
              and left - (right - left) <= b.centroid[0] <= right + (right - left)
              and (gap is None or abs(b.centroid[0] - rank[0]) <= lean * (b.centroid[1] - rank[1]))]
     return min(below, key=lambda b: b.y) if below else None
+
+
+def _joint_centroid(marks: list[Blob]) -> npt.NDArray[np.float64]:
+    """The centroid of several marks taken together (each weighted by its area).
+
+    >>> a, b = Blob(np.array([0.0, 0.0]), 0, 0, 1, 1, 1), Blob(np.array([4.0, 0.0]), 0, 0, 1, 1, 3)
+    >>> _joint_centroid([a, b]).tolist()
+    [3.0, 0.0]
+    """
+    areas = np.array([m.area for m in marks], np.float64)
+    out: npt.NDArray[np.float64] = (
+        (np.stack([m.centroid for m in marks]) * areas[:, None]).sum(0) / areas.sum())
+    return out
 
 
 def learn_card(code: str, card: Image) -> CardModel:
@@ -535,9 +547,7 @@ def _index_frames(norm: FloatImage, lone_ok: bool) -> tuple[
                 return _lone_frames(turned, mark)
             anchors = [r.centroid for r in ranks]
             if len(ranks) > 1:
-                areas = np.array([r.area for r in ranks], np.float64)
-                anchors.append((np.stack([r.centroid for r in ranks]) * areas[:, None]).sum(0)
-                               / areas.sum())
+                anchors.append(_joint_centroid(ranks))
             return turned, pip, pip.centroid, anchors, False
         if large is not None:
             return _lone_frames(*large)
