@@ -225,6 +225,34 @@ def test_the_index_pip_is_the_small_mark_right_below_the_rank(theme: str, code: 
     assert min(r.x for r in ranks) - pip.w <= pip.centroid[0] <= max(r.x + r.w for r in ranks)
 
 
+@pytest.mark.parametrize("code", ["Kcl", "5he", "Qdi", "Jsp"])
+def test_a_speck_of_a_dark_edge_above_the_rank_is_not_taken_for_the_rank(code: str) -> None:
+    # Real calibration photos of taped cards (bench/DATA.md, "Real photos") left specks of the
+    # tape just above the rank, inside the outline: the speck was learned for the rank and the
+    # rank for the pip, and 5 of that deck's 20 cards were learned wrong.
+    _need_art("anglo")
+    image = aisleriot("anglo").cards[code].image
+
+    def index(img: np.ndarray) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
+        pip, ranks = find_index(normalise_card(
+            cv2.resize(img, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)))
+        return (pip.x, pip.y, pip.w, pip.h), [(r.x, r.y, r.w, r.h) for r in ranks]
+
+    clean = index(image)
+    rank = clean[1][0]
+    h, w = image.shape[:2]
+    sx, sy = w / CANON_W, h / CANON_H
+    centre = rank[0] + rank[2] / 2
+    # A speck 6 canonical pixels square, 3 above the rank, at both corners.
+    x0, x1 = round((centre - 3) * sx), round((centre + 3) * sx)
+    y1 = round((rank[1] - 3) * sy)
+    y0 = y1 - round(6 * sy)
+    specked = image.copy()
+    cv2.rectangle(specked, (x0, y0), (x1, y1), (30, 30, 30), -1)
+    cv2.rectangle(specked, (w - 1 - x1, h - 1 - y1), (w - 1 - x0, h - 1 - y0), (30, 30, 30), -1)
+    assert index(specked) == clean
+
+
 @pytest.mark.parametrize("theme", ["gnomangelo", "neoclassical", "plastic", "tigullio", "lattmann"])
 def test_a_joker_whose_corner_shows_a_lone_star_is_learned_from_the_star(theme: str) -> None:
     # These jokers show a star in the corner and nothing below it: calibration refused them
@@ -680,20 +708,21 @@ def test_a_court_card_that_shows_no_index_is_not_learned_from_the_deck() -> None
 
 
 def test_a_card_learned_unlike_the_deck_is_learned_where_the_deck_shows_its_index() -> None:
-    # Rheinland's pale five of oracles, in this photo: on its own, the index found has its
-    # rank 0.62 times as far from its pip as the deck's other cards (a doubt), and looks
-    # nothing like the deck's fives and oracles there. Where they show their index (moved two
-    # pixels), it looks like them. (The photo first pinned here, seed 0, showed another mark
-    # touching the pip at the usual ink level; calibration now takes the pip from a level
-    # where it stands alone, ``PIECE_GAP``, and learns that card right on its own.)
+    # Rheinland's pale two of oracles, in this photo: on its own, the index found has its
+    # rank 0.61 times as far from its pip as the deck's other cards (a doubt), and looks
+    # unlike the deck's twos and oracles there. Where they show their index, it looks like
+    # them. (The photos first pinned here, of the five of oracles, showed another mark
+    # touching the pip, then the five's flag apart from its body above it, at the usual ink
+    # level; calibration now takes the index from a level where the pip stands alone,
+    # ``PIECE_GAP``, and with no speck over the rank, ``RANK_TALL``, and learns them right.)
     _need_art("rheinland")
     deck = toss_like(aisleriot("rheinland"), "pale")
     peers = [learn_card(code, deck.cards[code].image)
-             for code in ["5ca", "5cl", "5di", "2or", "3or", "4or", "10or"]]
-    photo = calibration_photo(np.random.default_rng(2), "5or", deck, (1600, 1200))
-    alone = learn_photo(photo, "5or")
-    assert index_doubt(alone, peers) is not None and (deck_fit(alone, peers) or 0.0) < 0.3
-    model = learn_photo(photo, "5or", peers)
+             for code in ["2ca", "2cl", "2di", "3or", "4or", "5or", "10or"]]
+    photo = calibration_photo(np.random.default_rng(4), "2or", deck, (1600, 1200))
+    alone = learn_photo(photo, "2or")
+    assert index_doubt(alone, peers) is not None and (deck_fit(alone, peers) or 0.0) < 0.6
+    model = learn_photo(photo, "2or", peers)
     assert index_doubt(model, peers) is None and (deck_fit(model, peers) or 0.0) > 0.9
 
 
@@ -808,19 +837,20 @@ def test_a_word_index_blurred_at_the_top_is_learned_turned_round_not_from_the_pi
 
 def test_calibration_that_cannot_learn_again_a_doubted_card_keeps_it_and_finishes(
         tmp_path: Path) -> None:
-    # tango_nuevo prints its rank and pip side by side across the card's top. Its 4 of
-    # diamonds, learned where the deck's diamonds show theirs, was doubted once all were
-    # learned; learning it again found its index nowhere, and that refusal escaped
-    # calibrate_dir, which then reported nothing for the whole folder.
+    # tango_nuevo prints its rank and pip side by side across the card's top. A card learned
+    # where the deck's cards show their index (first the benchmark's 4 of diamonds; since
+    # ``RANK_TALL``, this 2 of hearts) is doubted once all are learned; learning it again finds
+    # its index nowhere, and that refusal escaped calibrate_dir, which then reported nothing
+    # for the whole folder.
     _need_art("tango_nuevo")
     deck = aisleriot("tango_nuevo")
-    rng = np.random.default_rng(2026 + 10 * 43)  # the benchmark's calibration photos
+    rng = np.random.default_rng(2)
     photos = {code: calibration_photo(rng, code, deck) for code in deck.codes}
     for code, photo in photos.items():
-        if code.endswith(("di", "sp")):
+        if code.endswith(("he", "cl")):
             (tmp_path / f"{code}.jpg").write_bytes(photo)
     result = calibrate_dir(tmp_path, deck="standard")
-    assert "4di" in result.learned
+    assert "2he" in result.learned
     assert len(result.learned) + len(result.failed) == 26
     for message in result.failed.values():
         assert "photograph" in message or "corner index" in message or "blurred" in message

@@ -72,6 +72,16 @@ RANK_PARTS: Final = 1.25
 PIP_BOTTOM: Final = 0.55
 #: The widest gap between the rank and the pip below it, in rank heights.
 PIP_GAP: Final = 0.8
+#: A mark less than this many times as tall as the mark right below it is no rank: a speck over
+#: a glyph. A card photographed inside a dark edge (taped, worn, a dark border) is straightened
+#: a little inside its corner, and a speck of that edge or a line of the frame round a court's
+#: picture may lie above the rank: taken for the rank, the rank was learned for the pip (5 of
+#: the 20 cards of a real deck's calibration photos, bench/DATA.md). On 11 tuned and probe
+#: decks' cards learned right, the rank was at least 0.69 times as tall as its pip (a joker's
+#: word over its star), a suit's rank at least 0.82; those specks 0.29-0.35 times the rank.
+#: The rank is read below the speck; a level with no speck over it is preferred (a pale 5's
+#: flag comes apart from its body at the usual level and is whole at a paler one).
+RANK_TALL: Final = 0.5
 #: The most the line from the rank down to its pip leans from the card's upright (degrees).
 #: On the cards of 41 probe decks learned right it leant at most about 16 degrees. A pale
 #: four-colour 9 of spades whose pip was too faint for the usual ink level took a piece of
@@ -188,8 +198,9 @@ def _corner_ink(norm: FloatImage, level: float, opening: int = 0) -> tuple[Mask,
 
 def _find_index(norm: FloatImage, level: float, opening: int,
                 art_pip: bool) -> tuple[Blob, list[Blob], bool]:
-    """The pip and rank marks at one ink level, and whether the pip stands alone (no other
-    mark within ``PIECE_GAP`` of it)."""
+    """The pip and rank marks at one ink level, and whether the index stands alone: no other
+    mark within ``PIECE_GAP`` of the pip, no speck over the rank (``RANK_TALL``: the rank is
+    then read below it)."""
     h, w = norm.shape[:2]
     ink, margin = _corner_ink(norm, level, opening)
     marks = [
@@ -200,23 +211,42 @@ def _find_index(norm: FloatImage, level: float, opening: int,
         and b.size >= 0.03 * w and min(b.w, b.h) >= 0.02 * w
     ]
     in_box = [b for b in marks if b.y + b.h <= RANK_BOX[1] * h]
-    if not in_box or len(marks) < 2:
+    below = [(b, _glyph_under_speck(b, marks)) for b in in_box]
+    candidates = [b for b, glyph in below if glyph is None]
+    under_specks = [glyph for _, glyph in below if glyph is not None]
+    if not candidates or len(marks) < 2:
         raise NoIndexFoundError(
             "no corner index (rank above suit) found in the card's top-left corner"
         )
-    highest = min(in_box, key=lambda b: b.y)
+    highest = min(candidates, key=lambda b: b.y)
     # A large pip printed beside the rank may reach higher than the rank: where the top-most
     # mark has no pip below it, a smaller mark beside it is tried as the rank.
     tops = [highest] + sorted(
-        (b for b in in_box if b is not highest and b.size < highest.size
+        (b for b in candidates if b is not highest and b.size < highest.size
          and b.y < highest.y + highest.h), key=lambda b: b.x + b.y)
     for top in tops:
         found = _index_below(top, in_box, marks, w, art_pip)
         if found is not None:
             pip, ranks = found
+            # A speck over the rank may be a piece of it (a pale 5's flag): a level where none
+            # is is preferred, as one where the pip stands alone.
             return pip, ranks, not any(
-                _touching(pip, b) for b in marks if b is not pip and all(b is not r for r in ranks))
+                _touching(pip, b) for b in marks if b is not pip and all(b is not r for r in ranks)
+            ) and not any(g is r for g in under_specks for r in ranks)
     raise NoIndexFoundError("the card's corner shows a rank but no suit pip below it")
+
+
+def _glyph_under_speck(mark: Blob, marks: list[Blob]) -> Blob | None:
+    """The mark that would be the pip of a rank ``mark`` where it is more than 1 /
+    ``RANK_TALL`` times as tall: ``mark`` is then a speck over that glyph, not a rank.
+
+    >>> speck = Blob(np.array([8.0, 8.0]), 5, 5, 6, 6, 36)
+    >>> rank = Blob(np.array([12.0, 23.0]), 4, 13, 17, 20, 200)
+    >>> _glyph_under_speck(speck, [speck, rank]) is rank, _glyph_under_speck(rank, [speck, rank])
+    (True, None)
+    """
+    pip = _pip_below(marks, [mark], PIP_GAP)
+    return pip if pip is not None and mark.h < RANK_TALL * pip.h else None
 
 
 def _touching(a: Blob, b: Blob) -> bool:
