@@ -203,7 +203,8 @@ class Tally:
     outlines: list[float] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
 
-    def report(self, title: str, calibration: str, misses: int) -> None:
+    def report(self, title: str, calibration: str, misses: int, outline: bool = True) -> None:
+        """Print the figures; ``outline``: the outlines' too (where positions are known)."""
         times, cpu = sorted(self.times), sorted(self.cpu)
         p95 = times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0
         cpu95 = cpu[min(len(cpu) - 1, int(0.95 * len(cpu)))] if cpu else 0.0
@@ -218,10 +219,11 @@ class Tally:
         print(f"    confident right {100 * self.confident_right / max(1, self.confident):6.2f}%"
               f"  ({self.confident_right}/{self.confident} cards read with confidence >= "
               f"{CONFIDENT})")
-        off = np.array(self.outlines or [0.0])
-        print(f"    outline         median {np.median(off):.3f} card widths off at the worst "
-              f"corner, {100 * float(np.mean(off > OUTLINE_OFF)):.1f}% over {OUTLINE_OFF} "
-              f"({len(self.outlines)} cards read right)")
+        if outline:
+            off = np.array(self.outlines or [0.0])
+            print(f"    outline         median {np.median(off):.3f} card widths off at the "
+                  f"worst corner, {100 * float(np.mean(off > OUTLINE_OFF)):.1f}% over "
+                  f"{OUTLINE_OFF} ({len(self.outlines)} cards read right)")
         print(f"    time per photo  median {1000 * statistics.median(times or [0]):.0f} ms, "
               f"p95 {1000 * p95:.0f} ms wall; CPU median "
               f"{1000 * statistics.median(cpu or [0]):.0f} ms, p95 {1000 * cpu95:.0f} ms")
@@ -284,10 +286,14 @@ def learn(photos: dict[str, bytes], kind: str) -> tuple[Calibration, float]:
 def calibrate(deck: art.ArtDeck, seed: int) -> tuple[DeckProfile, str]:
     """Learn a deck from one seeded calibration photo per card; the profile and a summary."""
     result, elapsed = learn(calibration_photos(deck, seed), deck.kind)
+    return result.profile, learned_summary(result, elapsed, len(deck.codes))
+
+
+def learned_summary(result: Calibration, elapsed: float, cards: int) -> str:
+    """What calibration learned of ``cards`` photos, in how long, and what it refused or doubted."""
     failed = f", failed {sorted(result.failed)}" if result.failed else ""
     doubted = f", doubted {sorted(result.doubts)}" if result.doubts else ""
-    return result.profile, (f"{len(result.learned)} of {len(deck.codes)} cards learned in "
-                            f"{elapsed:.1f} s{failed}{doubted}")
+    return f"{len(result.learned)} of {cards} cards learned in {elapsed:.1f} s{failed}{doubted}"
 
 
 def run_deck(deck: art.ArtDeck, profile: DeckProfile, photos: int, seed: int,
