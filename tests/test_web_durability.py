@@ -48,18 +48,20 @@ def serve(database: Path | str, port: int, workers: int = 1,
 
 
 def listening(process: subprocess.Popen[str], port: int, seconds: float) -> None:
-    """Return once ``process`` accepts connections on ``port``; kill it and fail if it exits
-    first or does not within ``seconds``."""
+    """Return once ``process`` answers HTTP on ``port``; kill it and fail if it exits first or
+    does not within ``seconds``. A TCP accept alone is not enough: after a SIGKILL, a dying
+    worker's socket may still accept a connection for a moment, and then reset it."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
-            socket.create_connection((HOST, port), timeout=0.2).close()
-            return
-        except OSError:
-            if process.poll() is not None:
-                output = process.stdout.read() if process.stdout else ""
-                raise AssertionError(f"serve exited: {output}") from None
-            time.sleep(0.05)
+            if requests.get(f"http://{HOST}:{port}/api/games", timeout=1).ok:
+                return
+        except requests.RequestException:
+            pass
+        if process.poll() is not None:
+            output = process.stdout.read() if process.stdout else ""
+            raise AssertionError(f"serve exited: {output}")
+        time.sleep(0.05)
     process.kill()
     raise AssertionError(f"serve did not start listening within {seconds:g} s")
 
