@@ -40,8 +40,11 @@ def browser() -> Iterator[Any]:
         if os.environ.get("SCOREKEEPER_REQUIRE_BROWSER") == "1":
             pytest.fail(message)
         pytest.skip(message)
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # A page waits on the server reading or learning from photos, seconds of work that take
+    # longer on a busy machine than Playwright's default of 5 s for an expectation.
+    expect.set_options(timeout=30_000)
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
