@@ -61,6 +61,26 @@ def test_the_card_whose_picture_shows_where_two_overlap_is_on_top(top: int) -> N
     assert [c.top for c in cards] == [i == top for i in range(2)]
 
 
+@pytest.mark.parametrize("top", [0, 1])
+def test_a_card_blank_where_two_overlap_is_on_top_where_the_photo_is_blank_there(
+        top: int) -> None:
+    # An ace lying on a court: its white over the court's picture. Correlation with a blank
+    # picture says nothing; a photo as flat there as that picture says the ace lies above.
+    pictures = _pictures()
+    pictures[1] = 0
+    pictures[1, -60:-20, -50:-20] = 255  # the blank card's index, off the overlap
+    cards, _, profile = _overlapping(top)
+    profile.ink = pictures
+    ink = np.zeros((540, 500), np.float32)
+    for card in (1 - top, top):
+        _drawn(pictures, card, cards[card].quad, ink)
+    ink += np.random.default_rng(3).normal(0.0, 0.02, ink.shape).astype(np.float32)
+    leads = _leads(cards, ink, profile)
+    assert abs(leads[(0, 1)]) > 0.5
+    _mark_top(cards, leads)
+    assert [c.top for c in cards] == [i == top for i in range(2)]
+
+
 def test_without_pictures_the_card_holding_the_others_index_is_below() -> None:
     cards, ink, profile = _overlapping(0)
     cards[1].index_points = [np.array([350.0, 400.0])]  # off card 0: card 0 holds no index

@@ -13,7 +13,7 @@ import numpy.typing as npt
 from scorekeeper.vision.assemble import _Card, _point_in_quad
 from scorekeeper.vision.features import FloatImage
 from scorekeeper.vision.outlines import SURE
-from scorekeeper.vision.pictures import _picture_fits, _Pictures
+from scorekeeper.vision.pictures import _correlation, _picture_samples, _Pictures
 from scorekeeper.vision.profile import DeckProfile
 
 #: Where two cards overlap, the part of the overlap compared with both learned pictures
@@ -24,6 +24,10 @@ TOP_LEAD: Final = 0.1
 #: ... and for a reading to be dropped as covered (a near tie between two cards lying almost
 #: one on the other is no evidence against either).
 COVER_LEAD: Final = 0.4
+#: A card's picture whose inkness over the overlap spreads less than this fraction of the
+#: other card's is blank there (an ace's white, a pip card's middle): its fit is how flat the
+#: photo is there beside the other picture (``_overlap_fits``).
+BLANK_SPREAD: Final = 0.2
 #: How far inside a card's outline (a fraction of its size) another card's index must lie to
 #: count as covered by it.
 COVERED_INSET: Final = 0.15
@@ -48,9 +52,34 @@ def _above(ink: FloatImage, pictures: _Pictures, a: _Card, b: _Card) -> float:
     poly = poly.reshape(-1, 2).astype(np.float64)
     centre = poly.mean(axis=0)
     poly = centre + (poly - centre) * (1.0 - OVERLAP_INSET)
-    fits = _picture_fits(ink, pictures, poly, float(np.linalg.norm(a.quad[1] - a.quad[0])),
-                         [(a.card, a.canon, a.quad), (b.card, b.canon, b.quad)])
-    return 0.0 if fits is None else fits[0] - fits[1]
+    samples = _picture_samples(ink, pictures, poly, float(np.linalg.norm(a.quad[1] - a.quad[0])),
+                               [(a.card, a.canon, a.quad), (b.card, b.canon, b.quad)])
+    if samples is None:
+        return 0.0
+    fit_a, fit_b = _overlap_fits(*samples)
+    return fit_a - fit_b
+
+
+def _overlap_fits(photo: FloatImage, drawn: list[FloatImage]) -> tuple[float, float]:
+    """How well each of two cards' pictures drawn over their overlap explains the photo there:
+    the correlation; but for a picture blank there beside the other (``BLANK_SPREAD``), how
+    much flatter than the other picture the photo is there (an ace lying on a court shows its
+    white where the court's picture would be; correlation with a blank says nothing).
+
+    >>> ramp = np.linspace(0.0, 1.0, 50, dtype=np.float32)
+    >>> blank = np.zeros(50, np.float32)
+    >>> [round(f, 2) for f in _overlap_fits(0.05 * ramp, [blank, ramp])]  # the blank one above
+    [0.95, 1.0]
+    >>> [round(f, 2) for f in _overlap_fits(ramp, [blank, ramp])]  # the other above
+    [0.0, 1.0]
+    """
+    a, b = drawn
+    spread_a, spread_b = float(a.std()), float(b.std())
+    fits = [_correlation(photo, a), _correlation(photo, b)]
+    for i, (own, other) in enumerate(((spread_a, spread_b), (spread_b, spread_a))):
+        if own < BLANK_SPREAD * other:
+            fits[i] = 1.0 - min(1.0, float(photo.std()) / other)
+    return fits[0], fits[1]
 
 
 def _leads(cards: list[_Card], ink: FloatImage, profile: DeckProfile) -> dict[

@@ -24,9 +24,23 @@ def _picture_fits(ink: FloatImage, pictures: _Pictures, poly: npt.NDArray[np.flo
                   width: float, placed: list[tuple[int, npt.NDArray[np.float64],
                                                    npt.NDArray[np.float64]]]) -> list[float] | None:
     """How well each of ``placed`` (a card, its corners on its learned picture, and in the
-    photo) explains the photo's inkness within the polygon ``poly`` (correlation, compared
-    with the card ``width`` pixels wide scaled to ``OVERLAP_SIDE`` and blurred by
-    ``OVERLAP_BLUR``); None where the polygon is too small to tell."""
+    photo) explains the photo's inkness within the polygon ``poly``: the correlation of the
+    ``_picture_samples``; None where the polygon is too small to tell."""
+    samples = _picture_samples(ink, pictures, poly, width, placed)
+    if samples is None:
+        return None
+    photo, drawn = samples
+    return [_correlation(photo, d) for d in drawn]
+
+
+def _picture_samples(ink: FloatImage, pictures: _Pictures, poly: npt.NDArray[np.float64],
+                     width: float, placed: list[tuple[int, npt.NDArray[np.float64],
+                                                      npt.NDArray[np.float64]]]) -> (
+        tuple[FloatImage, list[FloatImage]] | None):
+    """The photo's inkness within the polygon ``poly`` and each of ``placed``'s learned
+    picture drawn there (a card, its corners on its learned picture, and in the photo), as
+    samples of the pixels within, compared with the card ``width`` pixels wide scaled to
+    ``OVERLAP_SIDE`` and blurred by ``OVERLAP_BLUR``; None where the polygon is too small."""
     h, w = ink.shape
     x0, y0 = (max(0, int(v)) for v in np.floor(poly.min(axis=0)))
     x1, y1 = min(w, int(np.ceil(poly[:, 0].max()))), min(h, int(np.ceil(poly[:, 1].max())))
@@ -43,15 +57,15 @@ def _picture_fits(ink: FloatImage, pictures: _Pictures, poly: npt.NDArray[np.flo
     to_crop = np.array([[f, 0.0, -f * x0], [0.0, f, -f * y0], [0.0, 0.0, 1.0]])
     photo = cv2.resize(ink[y0:y1, x0:x1], size, interpolation=cv2.INTER_AREA)
     photo = cv2.GaussianBlur(photo, (0, 0), sigma)[inside]
-    fits = []
+    drawn = []
     for card, canon, quad in placed:
         picture, k = pictures.get(card)
         to_photo = to_crop @ cv2.getPerspectiveTransform((k * canon).astype(np.float32),
                                                          quad.astype(np.float32))
-        drawn = cv2.warpPerspective(picture, to_photo, size, flags=cv2.INTER_LINEAR,
-                                    borderMode=cv2.BORDER_REPLICATE)
-        fits.append(_correlation(photo, cv2.GaussianBlur(drawn, (0, 0), sigma)[inside]))
-    return fits
+        warped = cv2.warpPerspective(picture, to_photo, size, flags=cv2.INTER_LINEAR,
+                                     borderMode=cv2.BORDER_REPLICATE)
+        drawn.append(cv2.GaussianBlur(warped, (0, 0), sigma)[inside])
+    return photo, drawn
 
 
 class _Pictures:
