@@ -663,6 +663,51 @@ def _bridged(deck: ArtDeck, code: str, width: int = 6) -> ArtDeck:
                    {**deck.cards, code: DrawnCard(code, image, drawn.alpha)})
 
 
+def _jumbo(deck: ArtDeck, codes: list[str], k: float = 2.0) -> ArtDeck:
+    """The deck with ``codes``' corner indices drawn ``k`` times as large over their corners
+    (a jumbo index, as many poker decks print), from the same top-left point in both
+    corners."""
+    cards = dict(deck.cards)
+    for code in codes:
+        drawn = deck.cards[code]
+        h, w = drawn.image.shape[:2]
+        pip, ranks = find_index(normalise_card(cv2.resize(drawn.image, (CANON_W, CANON_H),
+                                                          interpolation=cv2.INTER_AREA)))
+        sx, sy = w / CANON_W, h / CANON_H
+        marks = [pip, *ranks]
+        x0 = round((min(m.x for m in marks) - 2) * sx)
+        y0 = round((min(m.y for m in marks) - 2) * sy)
+        x1 = round((max(m.x + m.w for m in marks) + 2) * sx)
+        y1 = round((max(m.y + m.h for m in marks) + 2) * sy)
+        big = cv2.resize(drawn.image[y0:y1, x0:x1], None, fx=k, fy=k,
+                         interpolation=cv2.INTER_CUBIC)
+        bh, bw = big.shape[:2]
+        image = drawn.image.copy()
+        image[y0:y0 + bh, x0:x0 + bw] = big
+        image[h - y0 - bh:h - y0, w - x0 - bw:w - x0] = big[::-1, ::-1]
+        cards[code] = DrawnCard(code, image, drawn.alpha)
+    return ArtDeck(deck.name, deck.kind, cards)
+
+
+@pytest.mark.parametrize("seed", [9, 12])
+def test_a_jumbo_index_on_a_card_near_the_largest_size_is_read(tmp_path: Path,
+                                                               seed: int) -> None:
+    # A jumbo index's rank is a fifth of its card's height: on a card 37% of the photo's
+    # width, its mark was 0.107 of the photo's long side, and marks over 0.1 were dropped
+    # (marks.MAX_MARK), so its index was never paired and the card was not read.
+    _need_art("anglo")
+    codes = ["Ahe", "2he", "5sp", "9di"]
+    deck = _jumbo(aisleriot("anglo"), codes)
+    profile = _profile(deck, codes, tmp_path, 7, (1600, 1200))
+    shot = make_photo(np.random.default_rng(seed), ["Ahe"], deck, size=(2000, 1500),
+                      table="wild")
+    width = float(np.hypot(*np.subtract(shot.cards[0].corners[1], shot.cards[0].corners[0])))
+    assert width > 0.35 * shot.width
+    found = recognize(shot.jpeg, profile).cards
+    assert [c.code for c in found] == ["Ahe"]
+    assert _read_as(shot, found, "Ahe")
+
+
 @pytest.mark.parametrize("codes", [["Kcl", "Kdi", "Khe", "Ksp", "2cl", "5cl", "9cl", "Qhe"],
                                    ["Kcl", "2cl", "5cl", "9cl", "Qcl", "Qhe"]])
 def test_a_card_whose_index_is_not_found_alone_is_learned_where_the_deck_shows_its_own(
