@@ -23,7 +23,7 @@ from scorekeeper.vision import RecognizedCard, calibrate_dir, recognize
 from scorekeeper.vision.art import TOSS_INKS, TOSS_SUIT_OF, ArtDeck, aguilar, aisleriot, toss_like
 from scorekeeper.vision.calibration import index_doubt, learn_photo
 from scorekeeper.vision.errors import NoIndexFoundError
-from scorekeeper.vision.features import CANON_H, CANON_W
+from scorekeeper.vision.features import CANON_H, CANON_W, Blob
 from scorekeeper.vision.kept import _chains
 from scorekeeper.vision.learn import (
     deck_fit,
@@ -205,6 +205,13 @@ def test_a_court_card_whose_picture_splits_its_white_is_learned_from_its_whole_o
         assert alike > 0.7, (code, alike)
 
 
+def _drawn_index(image: np.ndarray) -> tuple[Blob, list[Blob]]:
+    """The pip and rank marks of a drawn card's top-left index, on the canonical card (scale
+    by the image's size over ``CANON_W`` x ``CANON_H`` to the drawn card)."""
+    card = cv2.resize(image, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
+    return find_index(normalise_card(card))
+
+
 @pytest.mark.parametrize(("theme", "code"), [
     ("ornamental", "2he"),  # a large index whose pip reaches below the usual corner box
     ("ornamental", "10di"),
@@ -215,9 +222,7 @@ def test_a_court_card_whose_picture_splits_its_white_is_learned_from_its_whole_o
 ])
 def test_the_index_pip_is_the_small_mark_right_below_the_rank(theme: str, code: str) -> None:
     _need_art(theme)
-    drawn = aisleriot(theme).cards[code]
-    card = cv2.resize(drawn.image, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
-    pip, ranks = find_index(normalise_card(card))
+    pip, ranks = _drawn_index(aisleriot(theme).cards[code].image)
     rank_h = max(r.h for r in ranks)
     rank_bottom = max(r.y + r.h for r in ranks)
     assert rank_bottom - 0.2 * rank_h <= pip.y <= rank_bottom + 0.8 * rank_h
@@ -234,8 +239,7 @@ def test_a_speck_of_a_dark_edge_above_the_rank_is_not_taken_for_the_rank(code: s
     image = aisleriot("anglo").cards[code].image
 
     def index(img: np.ndarray) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
-        pip, ranks = find_index(normalise_card(
-            cv2.resize(img, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)))
+        pip, ranks = _drawn_index(img)
         return (pip.x, pip.y, pip.w, pip.h), [(r.x, r.y, r.w, r.h) for r in ranks]
 
     clean = index(image)
@@ -649,8 +653,7 @@ def _bridged(deck: ArtDeck, code: str, width: int = 6) -> ArtDeck:
     (as court art or a printing flaw joins them): its index is no longer found on its own."""
     drawn = deck.cards[code]
     h, w = drawn.image.shape[:2]
-    pip, ranks = find_index(normalise_card(cv2.resize(drawn.image, (CANON_W, CANON_H),
-                                                      interpolation=cv2.INTER_AREA)))
+    pip, ranks = _drawn_index(drawn.image)
     sx, sy = w / CANON_W, h / CANON_H
     x = round(pip.centroid[0] * sx)
     top = round((max(r.y + r.h for r in ranks) - 3) * sy)
@@ -671,8 +674,7 @@ def _jumbo(deck: ArtDeck, codes: list[str], k: float = 2.0) -> ArtDeck:
     for code in codes:
         drawn = deck.cards[code]
         h, w = drawn.image.shape[:2]
-        pip, ranks = find_index(normalise_card(cv2.resize(drawn.image, (CANON_W, CANON_H),
-                                                          interpolation=cv2.INTER_AREA)))
+        pip, ranks = _drawn_index(drawn.image)
         sx, sy = w / CANON_W, h / CANON_H
         marks = [pip, *ranks]
         x0 = round((min(m.x for m in marks) - 2) * sx)

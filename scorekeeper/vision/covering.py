@@ -41,9 +41,9 @@ def _overlap(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> bool:
 
 def _above(ink: FloatImage, pictures: _Pictures, a: _Card, b: _Card) -> float:
     """How much better card ``a``'s learned picture than ``b``'s explains the photo where the
-    two overlap (correlation of inkness, compared at ``OVERLAP_SIDE``): above 0 when ``a`` lies
-    on top; 0 when unknown (a card without its picture, an overlap too small, or blank on both
-    cards)."""
+    two overlap (``_overlap_fits`` of their inkness, compared at ``OVERLAP_SIDE``): above 0 when
+    ``a`` lies on top; 0 when unknown (a card without its picture, an overlap too small, or
+    blank on both cards)."""
     if a.canon is None or b.canon is None:
         return 0.0
     area, poly = cv2.intersectConvexConvex(a.quad.astype(np.float32), b.quad.astype(np.float32))
@@ -73,13 +73,15 @@ def _overlap_fits(photo: FloatImage, drawn: list[FloatImage]) -> tuple[float, fl
     >>> [round(f, 2) for f in _overlap_fits(ramp, [blank, ramp])]  # the other above
     [0.0, 1.0]
     """
-    a, b = drawn
-    spread_a, spread_b = float(a.std()), float(b.std())
-    fits = [_correlation(photo, a), _correlation(photo, b)]
-    for i, (own, other) in enumerate(((spread_a, spread_b), (spread_b, spread_a))):
-        if own < BLANK_SPREAD * other:
-            fits[i] = 1.0 - min(1.0, float(photo.std()) / other)
-    return fits[0], fits[1]
+    spreads = [float(d.std()) for d in drawn]
+
+    def fit(own: int) -> float:
+        other = spreads[1 - own]
+        if spreads[own] < BLANK_SPREAD * other:
+            return 1.0 - min(1.0, float(photo.std()) / other)
+        return _correlation(photo, drawn[own])
+
+    return fit(0), fit(1)
 
 
 def _leads(cards: list[_Card], ink: FloatImage, profile: DeckProfile) -> dict[
