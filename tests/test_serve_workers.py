@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -18,24 +17,9 @@ import pytest
 import requests
 
 from tests.sse_client import SSEReader
-from tests.test_web_durability import HOST, ROOT, free_port
+from tests.test_web_durability import HOST, ROOT, free_port, listening
 
 DEAL = {"type": "new-hand", "dealer": "ann"}
-
-
-def wait_for(port: int, process: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection((HOST, port), timeout=0.2).close()
-            return
-        except OSError:
-            if process.poll() is not None:
-                output = process.stdout.read() if process.stdout else ""
-                raise AssertionError(f"the server exited: {output}") from None
-            time.sleep(0.1)
-    process.kill()
-    raise AssertionError("the server did not listen within 60 s")
 
 
 def stop(process: subprocess.Popen[str]) -> str:
@@ -51,7 +35,7 @@ def test_the_board_is_driven_by_one_worker_only(database_url: Callable[[str], st
          "--database", database_url("postgresql"), "--workers", "2", "--board", "sim"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
     try:
-        wait_for(port, process)
+        listening(process, port, 60)
         time.sleep(1.0)  # both workers have started their hooks
         table = requests.post(f"http://{HOST}:{port}/api/tables",
                               json={"players": ["ann", "bob"]}, timeout=10).json()
@@ -95,7 +79,7 @@ def test_a_worker_that_hangs_does_not_keep_the_server_from_stopping(
          "--database", database_url("postgresql"), "--workers", "2"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
     try:
-        wait_for(port, process)
+        listening(process, port, 60)
         workers = children(process.pid)
         assert len(workers) == 2
         wait_for_handlers(workers)
@@ -134,7 +118,7 @@ def test_gunicorn_with_two_workers_serves_a_live_update_across_them(
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
     readers: list[SSEReader] = []
     try:
-        wait_for(port, process)
+        listening(process, port, 60)
         table = requests.post(f"{url}/api/tables", json={"players": ["ann", "bob"]},
                               timeout=10).json()
         stream = f"{url}/api/tables/{table['table_id']}/stream?token={table['display_token']}"
