@@ -409,6 +409,30 @@ def test_marks_found_where_they_are_with_the_table_cut_away() -> None:
     assert _marks(np.zeros((50, 50), np.float32)) == ([], [])
 
 
+def test_two_small_cards_on_a_coloured_cloth_are_found_as_cards() -> None:
+    # Two cards far from the phone fill less than the whitest 3% of the photo that it is
+    # balanced on: with part of a magenta check cloth among those, the cards (bluish under
+    # cool light) came out too green for card white, and no card region was found.
+    from scorekeeper.vision.scene import analyse
+
+    rng = np.random.default_rng(5)
+    yy, xx = np.mgrid[0:1050, 0:1400]
+    check = ((yy // 90 + xx // 90) % 2).astype(bool)[..., None]
+    photo = np.where(check, np.float32((104, 33, 87)), np.float32((121, 40, 127)))
+    outlines = []
+    for centre, angle in (((420, 330), 20), ((490, 340), -10)):
+        box = cv2.boxPoints((centre, (100, 140), angle))
+        cv2.fillConvexPoly(photo, box.astype(np.int32), (178, 167, 142))
+        cv2.circle(photo, centre, 15, (20, 20, 20), -1)
+        outlines.append(box)
+    photo = np.clip(photo + rng.normal(0, 3, photo.shape), 0, 255).astype(np.uint8)
+    scene = analyse(photo)
+    for box in outlines:
+        inside = np.zeros(scene.filled.shape, np.uint8)
+        cv2.fillConvexPoly(inside, (box / 2).astype(np.int32), 1)  # regions are at half size
+        assert (scene.filled[inside > 0] > 0).mean() > 0.9
+
+
 def test_work_kept_with_a_profile_goes_when_the_profile_does(reference: DeckProfile) -> None:
     # The server reads every photo of a table against one profile, so the close comparison's
     # learned parts stay with it; a table that learns a card gets a new profile, and the old
