@@ -12,6 +12,7 @@ only by ``vision_bench.py --group held-out``, once a change is settled.
     python bench/vision_ab.py build /tmp/fresh --seed 31000         # photos never tuned on
     python bench/vision_ab.py run /tmp/ab before.jsonl            # profiles learned at build
     python bench/vision_ab.py run /tmp/ab after.jsonl --recalibrate   # for calibration changes
+    python bench/vision_ab.py reprofile /tmp/ab     # profiles learned again, kept in the cache
     python bench/vision_ab.py compare before.jsonl after.jsonl
 
 The code compared is whatever ``scorekeeper`` imports: run the "before" from a checkout of the
@@ -85,6 +86,23 @@ def build(cache: Path, names: str, photos: int, first_seed: int) -> None:
             "profile": profile.to_bytes(), "shots": shots}))
         print(f"{tag} {name}: {len(profile)} cards learned, doubted {doubts}, "
               f"failed {failed}", flush=True)
+
+
+def reprofile(cache: Path, names: str) -> None:
+    """Learn each cached deck's profile again with the code at hand and keep it in the cache:
+    a cache built before a change to calibration otherwise reads with profiles no user would
+    have (``run`` uses the cached profile)."""
+    tags = {tag for tag, *_ in _decks(names)}
+    for file in sorted(cache.glob("*.pkl")):
+        if file.stem not in tags:
+            continue
+        deck = pickle.loads(file.read_bytes())
+        profile, doubts, failed = _learn(deck["calibration"], deck["kind"])
+        changed = profile.to_bytes() != deck["profile"]
+        deck["profile"] = profile.to_bytes()
+        file.write_bytes(pickle.dumps(deck))
+        print(f"{deck['tag']}: {len(profile)} cards learned, doubted {doubts}, failed {failed}"
+              f"{', changed' if changed else ''}", flush=True)
 
 
 def run(cache: Path, out: Path, recalibrate: bool, names: str) -> None:
@@ -205,6 +223,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--recalibrate", action="store_true",
                    help="learn each deck again from its cached calibration photos first")
     p.add_argument("--decks", default="")
+    p = sub.add_parser("reprofile", help="learn the cached decks' profiles again, kept in the "
+                                         "cache")
+    p.add_argument("cache", type=Path)
+    p.add_argument("--decks", default="")
     p = sub.add_parser("compare", help="totals of two runs and the cards read differently")
     p.add_argument("before", type=Path)
     p.add_argument("after", type=Path)
@@ -214,6 +236,8 @@ def main(argv: list[str] | None = None) -> int:
         build(args.cache, args.decks, args.photos, args.seed)
     elif args.command == "run":
         run(args.cache, args.out, args.recalibrate, args.decks)
+    elif args.command == "reprofile":
+        reprofile(args.cache, args.decks)
     else:
         compare(args.before, args.after)
     return 0
