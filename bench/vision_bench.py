@@ -146,6 +146,12 @@ PROBES: dict[str, Callable[[], art.ArtDeck]] = {
     "kde nicu-ornamental (Toss-like, pale inks)":
         lambda: art.toss_like(art.kde("nicu-ornamental"), "pale"),
     "kde oxygen (standard; light index on dark cards)": lambda: art.kde("oxygen"),
+    # A sixth source, first read before any change was looked at on it (bench/DATA.md): the
+    # playing-card glyphs of two fonts, each a whole card with its corner index.
+    "font symbola (standard)": lambda: art.glyph_deck("symbola"),
+    "font noto (standard)": lambda: art.glyph_deck("noto"),
+    "font symbola (Toss-like, deep inks)": lambda: art.toss_like(art.glyph_deck("symbola"), "deep"),
+    "font noto (Toss-like, warm inks)": lambda: art.toss_like(art.glyph_deck("noto"), "warm"),
 }
 #: Decks never looked at while tuning.
 HELD_OUT: dict[str, Callable[[], art.ArtDeck]] = {
@@ -162,13 +168,14 @@ HELD_OUT: dict[str, Callable[[], art.ArtDeck]] = {
 def install() -> None:
     """Install the third-party art if it is missing (Debian package as root; npm package into
     the art cache)."""
+    fonts = [package for family, package in art.GLYPH_FONTS.values()]
     if (not art.AISLERIOT_DIR.exists() or not art.KDE_DIR.exists()
-            or shutil.which("rsvg-convert") is None):
+            or shutil.which("rsvg-convert") is None or not _fonts_installed()):
         if os.geteuid() != 0:
             sys.exit("install the card themes first: apt-get install gnome-cards-data "
-                     "kdegames-card-data-kf5 librsvg2-bin")
+                     f"kdegames-card-data-kf5 librsvg2-bin {' '.join(fonts)}")
         subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends",
-                        "gnome-cards-data", "kdegames-card-data-kf5", "librsvg2-bin"],
+                        "gnome-cards-data", "kdegames-card-data-kf5", "librsvg2-bin", *fonts],
                        check=True)
     prefix = art.cache_dir() / "npm"
     # Each npm deck by the folder it installs, with what rendering it needs.
@@ -185,6 +192,15 @@ def install() -> None:
         prefix.mkdir(parents=True, exist_ok=True)
         subprocess.run(["npm", "pack", "--silent", art.KENNARD_PACKAGE, "--pack-destination",
                         str(prefix)], check=True, stdout=subprocess.DEVNULL)
+
+
+def _fonts_installed() -> bool:
+    """Whether every font of ``art.GLYPH_FONTS`` is known to fontconfig."""
+    if shutil.which("fc-list") is None:
+        return False
+    return all(subprocess.run(["fc-list", f":family={family}", "family"], capture_output=True,
+                              text=True, check=False).stdout.strip()
+               for family, _ in art.GLYPH_FONTS.values())
 
 
 @dataclass

@@ -9,6 +9,7 @@ import gzip
 import io
 import os
 import shutil
+import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -475,6 +476,47 @@ def test_a_missing_kde_deck_says_what_to_install(tmp_path: Path,
     monkeypatch.setenv("SCOREKEEPER_ART_CACHE", str(tmp_path))
     with pytest.raises(ArtMissingError, match="apt-get install kdegames-card-data-kf5"):
         kde("no-such-deck")
+    assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("font", ["symbola", "noto"])
+def test_a_fonts_playing_card_glyphs_are_cards(font: str) -> None:
+    # Unicode's Playing Cards block draws whole cards, corner index and all; two fonts draw
+    # them each their own way, in one colour and inside a printed border.
+    from scorekeeper.vision.art import GLYPH_FONTS, glyph_card
+
+    family, package = GLYPH_FONTS[font]
+    listed = subprocess.run(["fc-list", f":family={family}", "family"], capture_output=True,
+                            text=True, check=False) if shutil.which("fc-list") else None
+    if listed is None or not listed.stdout.strip() or shutil.which("rsvg-convert") is None:
+        message = f"the font {family} is missing (apt-get install {package} librsvg2-bin)"
+        if os.environ.get("SCOREKEEPER_REQUIRE_CARD_ART") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    seven = glyph_card(family, 0x1F0B7, (40, 30, 190))  # the seven of hearts, in red
+    king = glyph_card(family, 0x1F0DE, (35, 30, 30))  # the king of clubs
+    assert seven is not None and king is not None
+    assert glyph_card(family, 0x20, (0, 0, 0)) is None  # a space draws nothing
+    h, w = seven.image.shape[:2]
+    assert abs(h / w - 1.4) < 0.01 and float((seven.alpha > 128).mean()) > 0.9
+    hsv = cv2.cvtColor(seven.image, cv2.COLOR_BGR2HSV)
+    red = (hsv[..., 1] > 120) & ((hsv[..., 0] < 10) | (hsv[..., 0] > 170))
+    assert float(red.mean()) > 0.05 and float((hsv[..., 2] < 100).mean()) < 0.01
+    # the border the glyph draws round the card is left out: its rim is card white
+    rim = np.concatenate([king.image[:, :4].reshape(-1, 3), king.image[:, -4:].reshape(-1, 3)])
+    assert float((rim.min(axis=1) > 200).mean()) > 0.95
+    pip, ranks = _drawn_index(king.image)  # a rank over a pip in the top-left corner
+    assert pip.y > max(r.y for r in ranks)
+
+
+def test_a_missing_font_says_what_to_install(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from scorekeeper.vision import art
+
+    monkeypatch.setenv("SCOREKEEPER_ART_CACHE", str(tmp_path))
+    monkeypatch.setitem(art.GLYPH_FONTS, "symbola", ("No Such Family 12345", "fonts-nothing"))
+    with pytest.raises(art.ArtMissingError, match="apt-get install fonts-nothing"):
+        art.glyph_deck("symbola")
     assert not any(tmp_path.iterdir())
 
 

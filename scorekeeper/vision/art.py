@@ -1,6 +1,6 @@
 """Card art from third-party decks, for judging recognition on designs this project did not draw.
 
-Five sources, each installed by whoever needs it (the benchmark, the tests), never shipped:
+Six sources, each installed by whoever needs it (the benchmark, the tests), never shipped:
 
 - Debian's ``gnome-cards-data``: the Aisleriot card themes, SVG sheets of 13 x 5 cards
   (clubs, diamonds, hearts, spades, then the black joker, the red joker and the back),
@@ -17,6 +17,9 @@ Five sources, each installed by whoever needs it (the benchmark, the tests), nev
   from www.me.uk/cards): one SVG file per card in four variants (two or four colours, normal
   or big faces: a large index, a small picture), rendered by ``rsvg-convert``; one joker
   without an index. Only the package's tarball is used (``npm pack``), never its code.
+- Debian's ``fonts-symbola`` and ``fonts-noto-core``: the glyphs of Unicode's Playing Cards
+  block in two fonts (Symbola, Noto Sans Symbols2), each a whole card with its corner index,
+  rendered by ``rsvg-convert`` through fontconfig (``glyph_deck``).
 
 A Toss-like deck is made from a standard one: the gold suits (crosses, oracles) are the clubs
 and spades with their black ink turned gold, the blue suits (castles, shields) the hearts and
@@ -422,6 +425,85 @@ def black_ink(card: DrawnCard) -> npt.NDArray[np.float32]:
         return np.zeros(3, np.float32)
     out: npt.NDArray[np.float32] = np.median(f[dark], axis=0).astype(np.float32)
     return out
+
+
+#: Fonts whose glyphs of Unicode's Playing Cards block (U+1F0A0-1F0FF) are whole cards with a
+#: corner index, one deck each: the font's family and the Debian package that installs it.
+GLYPH_FONTS: Final = {"symbola": ("Symbola", "fonts-symbola"),
+                      "noto": ("Noto Sans Symbols2", "fonts-noto-core")}
+#: The block's first code point of each suit's row, and each rank's place in a row (the
+#: knight, 12, is left out); the red and the black joker.
+_GLYPH_SUITS: Final = {"sp": 0x1F0A0, "he": 0x1F0B0, "di": 0x1F0C0, "cl": 0x1F0D0}
+_GLYPH_RANKS: Final = {"A": 1, **{str(n): n for n in range(2, 11)}, "J": 11, "Q": 13, "K": 14}
+_GLYPH_JOKERS: Final = {"jk-red": 0x1F0BF, "jk-black": 0x1F0CF}
+#: The inks the glyphs are printed in (BGR): the fonts draw them in one colour.
+_GLYPH_RED: Final = (40, 30, 190)
+_GLYPH_BLACK: Final = (35, 30, 30)
+
+
+def glyph_deck(font: str) -> ArtDeck:
+    """A standard deck (52 cards, a red and a black joker) from a font's playing-card glyphs
+    (``GLYPH_FONTS``): each glyph's outline is the card, its printed border is left out, its
+    ink is red or black by suit, and the card is stretched to a card's proportions (the glyphs
+    are squatter)."""
+    family, package = GLYPH_FONTS[font]
+    folder = cache_dir() / f"glyph-{font}"
+    if not (folder / "Kcl.png").exists():
+        listed = subprocess.run(["fc-list", f":family={family}", "family"], capture_output=True,
+                                text=True, timeout=60, check=False) if shutil.which(
+                                    "fc-list") else None
+        if listed is None or not listed.stdout.strip():
+            raise ArtMissingError(f"the font {family} is missing: apt-get install {package} "
+                                  "fontconfig librsvg2-bin")
+        points = {f"{rank}{suit}": first + n for suit, first in _GLYPH_SUITS.items()
+                  for rank, n in _GLYPH_RANKS.items()}
+        points.update(_GLYPH_JOKERS)
+        cards: dict[str, DrawnCard] = {}
+        for code, point in points.items():
+            red = code[-2:] in ("he", "di") or code == "jk-red"
+            card = glyph_card(family, point, _GLYPH_RED if red else _GLYPH_BLACK)
+            if card is not None:
+                cards[code] = card
+        _store(folder, cards)
+    return ArtDeck(f"font:{font}", "standard", _load(folder))
+
+
+def glyph_card(family: str, point: int, ink: tuple[int, int, int]) -> DrawnCard | None:
+    """One playing-card glyph of a font as a card: white inside the glyph's outer outline,
+    its ink (but for the border the outline is drawn with) in ``ink``; None where the font
+    draws nothing."""
+    size = 3 * _RENDER_W
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}">'
+           f'<text x="{size // 8}" y="{size * 3 // 4}" font-family="{family}" '
+           f'font-size="{size * 5 // 8}">&#x{point:X};</text></svg>')
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "glyph.svg"
+        path.write_text(svg, encoding="utf-8")
+        img = _render_svg(path, size)
+    drawn = img[..., 3]
+    ys, xs = np.nonzero(drawn > 128)
+    if len(xs) < 1000:
+        return None
+    drawn = drawn[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    solid = (drawn > 128).astype(np.uint8)
+    outline = max(cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0],
+                  key=cv2.contourArea)
+    card = np.zeros_like(solid)
+    cv2.drawContours(card, [outline], -1, 1, thickness=cv2.FILLED)
+    # The border is the ink joined to the outline; the index, pips and picture lie inside it.
+    _, labels = cv2.connectedComponents(solid, connectivity=8)
+    border = labels == labels[outline[0, 0, 1], outline[0, 0, 0]]
+    border = cv2.dilate(border.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    face = np.where(border, 0.0, drawn.astype(np.float32) / 255.0) * card
+    if float(card.mean()) < 0.5:
+        return None
+    printed = (255.0 - face[..., None] * (255.0 - np.array(ink, np.float32))).astype(np.float32)
+    height = round(CARD_W * 1.4)
+    bgr = cv2.resize(printed, (CARD_W, height), interpolation=cv2.INTER_AREA)
+    alpha = cv2.resize(card.astype(np.float32) * 255.0, (CARD_W, height),
+                       interpolation=cv2.INTER_AREA)
+    return DrawnCard("", np.clip(bgr, 0, 255).astype(np.uint8),
+                     np.clip(alpha, 0, 255).astype(np.uint8))
 
 
 def _font_card(template: DrawnCard, letter: str, symbol: str, ink: tuple[int, int, int],
