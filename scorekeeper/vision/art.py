@@ -115,6 +115,14 @@ def _render_svg(svg: Path, width: int, element: str | None = None) -> Image:
     return img
 
 
+def _render_markup(svg: str, width: int) -> Image:
+    """SVG markup rendered to BGRA pixels ``width`` wide (``_render_svg``)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "card.svg"
+        path.write_text(svg, encoding="utf-8")
+        return _render_svg(path, width)
+
+
 def _trim(cell: Image, opaque: int = 8) -> DrawnCard | None:
     """The card inside a sheet cell (BGRA), cropped to its outline (pixels more opaque than
     ``opaque``: more than a faint drop shadow, where a deck draws one) and scaled to CARD_W."""
@@ -476,11 +484,7 @@ def glyph_card(family: str, point: int, ink: tuple[int, int, int]) -> DrawnCard 
     svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}">'
            f'<text x="{size // 8}" y="{size * 3 // 4}" font-family="{family}" '
            f'font-size="{size * 5 // 8}">&#x{point:X};</text></svg>')
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "glyph.svg"
-        path.write_text(svg, encoding="utf-8")
-        img = _render_svg(path, size)
-    drawn = img[..., 3]
+    drawn = _render_markup(svg, size)[..., 3]
     ys, xs = np.nonzero(drawn > 128)
     if len(xs) < 1000:
         return None
@@ -519,10 +523,7 @@ def _font_card(template: DrawnCard, letter: str, symbol: str, ink: tuple[int, in
            f'<g font-family="{font}" fill="{colour}" text-anchor="middle">{index}'
            f'<g transform="rotate(180 {w / 2} {h / 2})">{index}</g>'
            f'<text x="{w / 2}" y="{0.62 * h}" font-size="{0.3 * h}">{symbol}</text></g></svg>')
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "card.svg"
-        path.write_text(svg, encoding="utf-8")
-        img = _render_svg(path, w)
+    img = _render_markup(svg, w)
     face = img[..., :3].astype(np.float32)
     a = img[..., 3:4].astype(np.float32) / 255.0
     bgr = (face * a + 255.0 * (1 - a)).astype(np.uint8)
