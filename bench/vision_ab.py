@@ -98,8 +98,9 @@ def reprofile(cache: Path, names: str) -> None:
             continue
         deck = pickle.loads(file.read_bytes())
         profile, doubts, failed = _learn(deck["calibration"], deck["kind"])
-        changed = profile.to_bytes() != deck["profile"]
-        deck["profile"] = profile.to_bytes()
+        learned = profile.to_bytes()
+        changed = learned != deck["profile"]
+        deck["profile"] = learned
         file.write_bytes(pickle.dumps(deck))
         print(f"{deck['tag']}: {len(profile)} cards learned, doubted {doubts}, failed {failed}"
               f"{', changed' if changed else ''}", flush=True)

@@ -168,9 +168,10 @@ HELD_OUT: dict[str, Callable[[], art.ArtDeck]] = {
 def install() -> None:
     """Install the third-party art if it is missing (Debian package as root; npm package into
     the art cache)."""
-    fonts = [package for family, package in art.GLYPH_FONTS.values()]
+    fonts = [package for _, package in art.GLYPH_FONTS.values()]
     if (not art.AISLERIOT_DIR.exists() or not art.KDE_DIR.exists()
-            or shutil.which("rsvg-convert") is None or not _fonts_installed()):
+            or shutil.which("rsvg-convert") is None
+            or not all(art.font_installed(family) for family, _ in art.GLYPH_FONTS.values())):
         if os.geteuid() != 0:
             sys.exit("install the card themes first: apt-get install gnome-cards-data "
                      f"kdegames-card-data-kf5 librsvg2-bin {' '.join(fonts)}")
@@ -192,15 +193,6 @@ def install() -> None:
         prefix.mkdir(parents=True, exist_ok=True)
         subprocess.run(["npm", "pack", "--silent", art.KENNARD_PACKAGE, "--pack-destination",
                         str(prefix)], check=True, stdout=subprocess.DEVNULL)
-
-
-def _fonts_installed() -> bool:
-    """Whether every font of ``art.GLYPH_FONTS`` is known to fontconfig."""
-    if shutil.which("fc-list") is None:
-        return False
-    return all(subprocess.run(["fc-list", f":family={family}", "family"], capture_output=True,
-                              text=True, check=False).stdout.strip()
-               for family, _ in art.GLYPH_FONTS.values())
 
 
 @dataclass

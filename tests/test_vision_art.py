@@ -9,7 +9,6 @@ import gzip
 import io
 import os
 import shutil
-import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -483,12 +482,10 @@ def test_a_missing_kde_deck_says_what_to_install(tmp_path: Path,
 def test_a_fonts_playing_card_glyphs_are_cards(font: str) -> None:
     # Unicode's Playing Cards block draws whole cards, corner index and all; two fonts draw
     # them each their own way, in one colour and inside a printed border.
-    from scorekeeper.vision.art import GLYPH_FONTS, glyph_card
+    from scorekeeper.vision.art import GLYPH_FONTS, font_installed, glyph_card
 
     family, package = GLYPH_FONTS[font]
-    listed = subprocess.run(["fc-list", f":family={family}", "family"], capture_output=True,
-                            text=True, check=False) if shutil.which("fc-list") else None
-    if listed is None or not listed.stdout.strip() or shutil.which("rsvg-convert") is None:
+    if not font_installed(family) or shutil.which("rsvg-convert") is None:
         message = f"the font {family} is missing (apt-get install {package} librsvg2-bin)"
         if os.environ.get("SCOREKEEPER_REQUIRE_CARD_ART") == "1":
             pytest.fail(message)

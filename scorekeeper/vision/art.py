@@ -457,10 +457,7 @@ def glyph_deck(font: str) -> ArtDeck:
     family, package = GLYPH_FONTS[font]
     folder = cache_dir() / f"glyph-{font}"
     if not (folder / "Kcl.png").exists():
-        listed = subprocess.run(["fc-list", f":family={family}", "family"], capture_output=True,
-                                text=True, timeout=60, check=False) if shutil.which(
-                                    "fc-list") else None
-        if listed is None or not listed.stdout.strip():
+        if not font_installed(family):
             raise ArtMissingError(f"the font {family} is missing: apt-get install {package} "
                                   "fontconfig librsvg2-bin")
         points = {f"{rank}{suit}": first + n for suit, first in _GLYPH_SUITS.items()
@@ -474,6 +471,15 @@ def glyph_deck(font: str) -> ArtDeck:
                 cards[code] = card
         _store(folder, cards)
     return ArtDeck(f"font:{font}", "standard", _load(folder))
+
+
+def font_installed(family: str) -> bool:
+    """Whether fontconfig knows a font ``family`` (``fc-list``; False without fontconfig)."""
+    if shutil.which("fc-list") is None:
+        return False
+    listed = subprocess.run(["fc-list", f":family={family}", "family"], capture_output=True,
+                            text=True, timeout=60, check=False)
+    return bool(listed.stdout.strip())
 
 
 def glyph_card(family: str, point: int, ink: tuple[int, int, int]) -> DrawnCard | None:
@@ -494,13 +500,13 @@ def glyph_card(family: str, point: int, ink: tuple[int, int, int]) -> DrawnCard 
                   key=cv2.contourArea)
     card = np.zeros_like(solid)
     cv2.drawContours(card, [outline], -1, 1, thickness=cv2.FILLED)
+    if float(card.mean()) < 0.5:
+        return None
     # The border is the ink joined to the outline; the index, pips and picture lie inside it.
     _, labels = cv2.connectedComponents(solid, connectivity=8)
     border = labels == labels[outline[0, 0, 1], outline[0, 0, 0]]
     border = cv2.dilate(border.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     face = np.where(border, 0.0, drawn.astype(np.float32) / 255.0) * card
-    if float(card.mean()) < 0.5:
-        return None
     printed = (255.0 - face[..., None] * (255.0 - np.array(ink, np.float32))).astype(np.float32)
     height = round(CARD_W * 1.4)
     bgr = cv2.resize(printed, (CARD_W, height), interpolation=cv2.INTER_AREA)
