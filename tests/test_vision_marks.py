@@ -52,6 +52,23 @@ def test_a_pip_touching_a_card_rim_is_a_mark_of_its_own() -> None:
     assert not parts[pips[0]] & parts[rank]
 
 
+def test_a_glyph_cut_free_by_the_opening_is_joined_with_its_neighbour_found_before() -> None:
+    # The 1 of a 10 that blur joins to the table beyond the card's edge is cut free only by
+    # the opening; the 0 beside it is a mark at the first level. The 10 is read as both.
+    ink = np.zeros((300, 400), np.float32)
+    cv2.rectangle(ink, (0, 0), (399, 40), 1.0, -1)  # the table beyond the card's edge
+    cv2.rectangle(ink, (124, 40), (126, 56), 1.0, -1)  # blur joining the 1 to it
+    cv2.rectangle(ink, (120, 56), (131, 96), 1.0, -1)  # the 1
+    cv2.ellipse(ink, (160, 76), (13, 20), 0, 0, 360, 1.0, 8)  # the 0
+    blobs, parts = _marks(ink)
+    one = next(i for i, b in enumerate(blobs) if np.linalg.norm(b.centroid - (125.5, 76)) < 2)
+    zero = next(i for i, b in enumerate(blobs) if np.linalg.norm(b.centroid - (160, 76)) < 2)
+    ten = [i for i, p in enumerate(parts) if p == parts[one] | parts[zero]]
+    assert len(ten) == 1, [(b.centroid.round(1).tolist(), b.area) for b in blobs]
+    assert (blobs[ten[0]].x, blobs[ten[0]].w) == (120, 58)
+    assert blobs[ten[0]].area == blobs[one].area + blobs[zero].area
+
+
 def test_a_rank_joined_to_its_pip_gives_its_two_halves() -> None:
     # A rank whose tail touches its pip (blur, or the tail of a Q) is one mark: no pair.
     ink = np.zeros((600, 800), np.float32)

@@ -69,11 +69,13 @@ PAIR_BLOCK: Final = 1 << 20
 def _marks(ink: FloatImage, waists: list[tuple[Blob, Blob]] | None = None,
            chains: list[Chain] | None = None) -> tuple[list[Blob], list[frozenset[int]]]:
     """Ink marks at each of ``MARK_LEVELS``, after each of ``OPENINGS`` and at ``SPLIT_LEVEL``
-    (with the unions of nearby ones), and what each is made of: the ids of the first level's
-    marks it holds (or an id of its own). Two marks that share an id are never read as parts
-    of one index, nor as two indices. With ``waists``, the halves of each first-level mark
-    that narrows to a waist are put in it (``_waist_halves``); with ``chains``, the
-    first-level marks long enough to be a line of glyphs (``_chains``)."""
+    (with the unions of nearby ones, and of the marks an opening cuts out of a mark too large
+    for a glyph with the first level's marks beside them, ``_joined``), and what each is made
+    of: the ids of the first level's marks it holds (or an id of its own). Two marks that
+    share an id are never read as parts of one index, nor as two indices. With ``waists``,
+    the halves of each first-level mark that narrows to a waist are put in it
+    (``_waist_halves``); with ``chains``, the first-level marks long enough to be a line of
+    glyphs (``_chains``)."""
     blobs: list[Blob] = []
     parts: list[frozenset[int]] = []
     # Only the box around the cards is searched (the table reads as blank), with a margin of
@@ -89,6 +91,9 @@ def _marks(ink: FloatImage, waists: list[tuple[Blob, Blob]] | None = None,
     offset = np.array([x0, y0], np.float64)
     first: npt.NDArray[Any] | None = None
     first_area: npt.NDArray[Any] = np.zeros(0, np.int32)
+    first_size: npt.NDArray[Any] = np.zeros((0, 2), np.int32)
+    first_blobs: list[Blob] = []
+    first_parts: list[frozenset[int]] = []
     fresh = 0
     passes = ([(level, 0, False) for level in MARK_LEVELS]
               + [(MARK_LEVELS[0], k, False) for k in OPENINGS] + [(SPLIT_LEVEL, 0, True)])
@@ -103,6 +108,7 @@ def _marks(ink: FloatImage, waists: list[tuple[Blob, Blob]] | None = None,
         holds: dict[int, frozenset[int]] = {}
         if first is None:
             first, first_area, fresh = labels, stats[:, 4], count
+            first_size = stats[:, 2:4]
             holds = {k: frozenset((k,)) for k in range(1, count)}
             if waists is not None:
                 waists += _waist_halves(labels, stats, (x0, y0), most)
@@ -144,7 +150,18 @@ def _marks(ink: FloatImage, waists: list[tuple[Blob, Blob]] | None = None,
             kept = [j for j, mark in enumerate(cut_from) if pieces[mark] <= SPLIT_PARTS]
             level_blobs = [level_blobs[j] for j in kept]
             level_parts = [level_parts[j] for j in kept]
+        if labels is first:
+            glyphs = [j for j, b in enumerate(level_blobs) if b.size <= most]
+            first_blobs = [level_blobs[j] for j in glyphs]
+            first_parts = [level_parts[j] for j in glyphs]
         level_blobs, level_parts = _with_unions(level_blobs, level_parts)
+        if opening:  # (the unions come after the marks: ``cut_from`` still fits them)
+            loose = [j for j, k in enumerate(cut_from) if k >= 0 and max(first_size[k]) > most]
+            joined, joined_parts = _joined([level_blobs[j] for j in loose],
+                                           [level_parts[j] for j in loose], first_blobs,
+                                           first_parts)
+            level_blobs += joined
+            level_parts += joined_parts
         blobs += level_blobs
         parts += level_parts
     return blobs, parts
@@ -303,41 +320,66 @@ def _with_unions(blobs: list[Blob], parts: list[frozenset[int]]) -> tuple[
         list[Blob], list[frozenset[int]]]:
     """The ink marks, then the unions of pairs of nearby marks (a rank or pip broken in two
     reads as its union); and, for each, the first-level marks it is made of."""
-    parts = list(parts)
+    out, parts = list(blobs), list(parts)
     if not 2 <= len(blobs) <= MAX_UNION_MARKS:
-        return blobs, parts
-    box = np.array([(b.x, b.y, b.x + b.w, b.y + b.h) for b in blobs], np.float64)
-    size = np.array([b.size for b in blobs], np.float64)
-    pairs = []
-    for lo, hi in _blocks(len(blobs)):
-        rows = box[lo:hi, None]
+        return out, parts
+    pairs = _close_pairs(blobs, blobs)
+    pairs = pairs[pairs[:, 0] < pairs[:, 1]].tolist()
+    return (out + [_union(blobs[i], blobs[j]) for i, j in pairs],
+            parts + [parts[i] | parts[j] for i, j in pairs])
+
+
+def _joined(loose: list[Blob], loose_parts: list[frozenset[int]], glyphs: list[Blob],
+            glyph_parts: list[frozenset[int]]) -> tuple[list[Blob], list[frozenset[int]]]:
+    """The unions of marks an opening cut out of a mark too large for a glyph (``loose``)
+    with the nearby first-level marks of a glyph's size (``glyphs``), and what each is made
+    of. The opening keeps only the marks it cuts free: the 1 of a 10 that blur joins to the
+    table beyond the card's edge is one of them, the 0 beside it a mark of the first level,
+    and the 10 is read as both."""
+    if not loose or not 0 < len(glyphs) <= MAX_UNION_MARKS:
+        return [], []
+    pairs = _close_pairs(loose, glyphs).tolist()
+    return ([_union(loose[i], glyphs[j]) for i, j in pairs],
+            [loose_parts[i] | glyph_parts[j] for i, j in pairs])
+
+
+def _close_pairs(blobs: list[Blob], others: list[Blob]) -> npt.NDArray[np.int64]:
+    """The pairs (i, j) of ``blobs[i]`` and ``others[j]`` near enough, and alike enough in
+    size, to be one glyph broken apart (``MERGE_GAP``)."""
+    box = np.array([(b.x, b.y, b.x + b.w, b.y + b.h) for b in others], np.float64)
+    size = np.array([b.size for b in others], np.float64)
+    rows_box = np.array([(b.x, b.y, b.x + b.w, b.y + b.h) for b in blobs], np.float64)
+    rows_size = np.array([b.size for b in blobs], np.float64)
+    pairs = [np.zeros((0, 2), np.int64)]
+    for lo, hi in _blocks(len(blobs), len(others)):
+        rows = rows_box[lo:hi, None]
         gap_x = np.maximum(box[None, :, 0] - rows[..., 2], rows[..., 0] - box[None, :, 2])
         gap_y = np.maximum(box[None, :, 1] - rows[..., 3], rows[..., 1] - box[None, :, 3])
         gap = np.maximum(np.maximum(gap_x, gap_y), 0.0)
-        small = np.minimum(size[lo:hi, None], size[None, :])
+        small = np.minimum(rows_size[lo:hi, None], size[None, :])
         close = ((gap <= MERGE_GAP * small)
-                 & (np.maximum(size[lo:hi, None], size[None, :]) < 3 * small))
-        i, j = np.nonzero(np.triu(close, 1 + lo))
+                 & (np.maximum(rows_size[lo:hi, None], size[None, :]) < 3 * small))
+        i, j = np.nonzero(close)
         pairs.append(np.column_stack([i + lo, j]))
-    out = list(blobs)
-    for i, j in np.concatenate(pairs).tolist():
-        a, b = blobs[int(i)], blobs[int(j)]
-        x0, y0 = min(a.x, b.x), min(a.y, b.y)
-        x1, y1 = max(a.x + a.w, b.x + b.w), max(a.y + a.h, b.y + b.h)
-        area = a.area + b.area
-        centroid = (a.centroid * a.area + b.centroid * b.area) / area
-        out.append(Blob(centroid, x0, y0, x1 - x0, y1 - y0, area))
-        parts.append(parts[int(i)] | parts[int(j)])
-    return out, parts
+    return np.concatenate(pairs).astype(np.int64)
 
 
-def _blocks(n: int) -> list[tuple[int, int]]:
-    """Row ranges for comparing ``n`` marks with each other a block of rows at a time, each
-    block's arrays at most ``PAIR_BLOCK`` entries: a region of a busy print holds thousands
-    of marks, and all their pairs at once took a gigabyte.
+def _union(a: Blob, b: Blob) -> Blob:
+    """The mark made of two marks."""
+    x0, y0 = min(a.x, b.x), min(a.y, b.y)
+    x1, y1 = max(a.x + a.w, b.x + b.w), max(a.y + a.h, b.y + b.h)
+    area = a.area + b.area
+    return Blob((a.centroid * a.area + b.centroid * b.area) / area, x0, y0, x1 - x0, y1 - y0,
+                area)
 
-    >>> _blocks(3), [hi - lo for lo, hi in _blocks(2048)], _blocks(0)
-    ([(0, 3)], [512, 512, 512, 512], [])
+
+def _blocks(n: int, columns: int | None = None) -> list[tuple[int, int]]:
+    """Row ranges for comparing ``n`` marks with each other (or with ``columns`` others) a
+    block of rows at a time, each block's arrays at most ``PAIR_BLOCK`` entries: a region of
+    a busy print holds thousands of marks, and all their pairs at once took a gigabyte.
+
+    >>> _blocks(3), [hi - lo for lo, hi in _blocks(2048)], _blocks(0), _blocks(4, 1 << 19)
+    ([(0, 3)], [512, 512, 512, 512], [], [(0, 2), (2, 4)])
     """
-    step = max(1, PAIR_BLOCK // max(n, 1))
+    step = max(1, PAIR_BLOCK // max(n if columns is None else columns, 1))
     return [(lo, min(n, lo + step)) for lo in range(0, n, step)]
