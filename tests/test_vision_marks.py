@@ -30,7 +30,7 @@ from scorekeeper.vision.guesses import LONE_BUDGET, LONE_TWINS, _Guess, _guesses
 from scorekeeper.vision.kept import _placements
 from scorekeeper.vision.marks import _marks
 from scorekeeper.vision.outlines import SURE, _corner_exposed, _on_cards, _placeable
-from scorekeeper.vision.scene import Scene
+from scorekeeper.vision.scene import Scene, hull_regions, region_outlines
 
 
 def _ink_with_rim() -> np.ndarray:
@@ -250,6 +250,34 @@ def test_only_pairs_of_marks_whose_card_could_lie_on_the_cards_are_compared() ->
     assert _placeable(scene, guesses, placements) == [at_index, turned_index, lone]
     # With the common place only, the card turned round is no index either.
     assert _placeable(scene, guesses, placements[:1]) == [at_index, lone]
+
+
+def _split_card_scene(top: int, bottom: tuple[int, int]) -> Scene:
+    """A card (100, 100) to (340, 440) in full-size pixels whose picture reaches both long
+    sides: its white is two regions, rows 50 to ``top`` and ``bottom`` at half size."""
+    size = 800
+    filled = np.zeros((size // 2, size // 2), np.int32)
+    filled[50:top, 50:170] = 1
+    filled[bottom[0]:bottom[1], 50:170] = 2
+    outlines = region_outlines(filled)
+    blank = np.zeros((size, size, 3), np.float32)
+    return Scene(blank, blank[..., 0], filled, {1: 240.0, 2: 240.0}, blank[::4, ::4],
+                 hull_regions(filled, outlines), None, outlines)
+
+
+def test_a_court_split_by_its_picture_is_placed_on_its_pieces_together() -> None:
+    card = np.array([[-0.6, -2.0], [11.4, -2.0], [11.4, 15.0], [-0.6, 15.0]])
+    pip = np.array([112.0, 140.0])
+    index = _Guess(0, 1, frame_matrix(pip, pip - (0.0, 20.0)), 20.0, 1)
+    # Half of the card lies between the pieces' own hulls, all of it within their joint hull.
+    scene = _split_card_scene(95, (175, 220))
+    assert _placeable(scene, [index], _placements(card[None].astype(np.float32), 1)) == [index]
+    # A sure reading's card may also lose its far corners (pieces too small to be regions).
+    scene = _split_card_scene(82, (175, 196))
+    quad = np.array([[100.0, 100.0], [340.0, 100.0], [340.0, 440.0], [100.0, 440.0]])
+    assert _on_cards(scene, quad, SURE)
+    # Where the pieces hold less than the card's ends, it lies off the cards.
+    assert not _on_cards(_split_card_scene(82, (175, 180)), quad, SURE)
 
 
 @pytest.mark.parametrize("alike", [LONE_BUDGET - 50, LONE_BUDGET + 50])

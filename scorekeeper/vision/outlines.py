@@ -4,7 +4,7 @@ lies on the cards the scene found, and how much of its edges the photo shows.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import cv2
 import numpy as np
@@ -53,6 +53,9 @@ EDGE_SHOWN: Final = 0.6
 #: region's or those of all it lies on taken together (a picture that reaches both long sides
 #: splits the card's white into pieces).
 HULL_INSIDE: Final = 0.9
+#: ... and of the hull of the pieces of white a court's picture splits its card into, taken
+#: together (the pieces at the card's far corners may be too small to be kept as regions).
+JOINT_INSIDE: Final = 0.8
 #: Which way a lone mark's card lies is told by its learned picture over this share of the
 #: card's width and height next to the mark (in a fan, little more of a card shows).
 LONE_PICTURE: Final = 0.3
@@ -78,6 +81,12 @@ def _placeable(scene: Scene, guesses: list[_Guess], placements: npt.NDArray[np.f
             break
         mapped = points @ frames[todo, :, :2].transpose(0, 2, 1) + frames[todo, None, :, 2]
         kept[todo] = _share_on_regions(scene, mapped, hull=True) >= PLACED_ON
+    # A court whose picture reaches both long sides splits its white into pieces: the card is
+    # the hull of them all (in the commonest place only: there are many pairs left here).
+    todo = np.flatnonzero(~kept)
+    if len(todo) and len(scene.outlines) > 1:
+        mapped = local[0] @ frames[todo, :, :2].transpose(0, 2, 1) + frames[todo, None, :, 2]
+        kept[todo] = _share_on_joint_hulls(scene, mapped) >= PLACED_ON
     dropped = set(pairs[~kept].tolist())
     return [g for i, g in enumerate(guesses) if i not in dropped]
 
@@ -187,7 +196,7 @@ def _on_cards_many(scene: Scene, quads: npt.NDArray[np.float64], score: float) -
         regions = ((np.diff(labels, axis=1) != 0) & (labels[:, 1:] > 0)).sum(axis=1) + (
             labels[:, 0] > 0)
         for j in rest[regions > 1].tolist():
-            out[j] = float(scene.in_joint_hull(points[j]).mean()) >= HULL_INSIDE
+            out[j] = float(scene.in_joint_hull(points[j]).mean()) >= JOINT_INSIDE
         return out
     return _inside_fractions(scene, quads, 0.94) >= 0.75
 
@@ -213,6 +222,30 @@ def _share_on_regions(scene: Scene, points: npt.NDArray[np.float64],
     their convex hulls)."""
     inside = scene.regions_at(points.reshape(-1, 2), hull) > 0
     out: npt.NDArray[np.float64] = inside.reshape(points.shape[:2]).mean(axis=1)
+    return out
+
+
+def _share_on_joint_hulls(scene: Scene, points: npt.NDArray[np.float64]) -> (
+        npt.NDArray[np.float64]):
+    """For each row of points (M, P, 2) that falls on two or more card regions, the share
+    within the convex hull of those regions taken together (``Scene.in_joint_hull``); 0 for
+    the other rows. Each set of regions' hull is drawn once."""
+    labels = scene.regions_at(points.reshape(-1, 2)).reshape(points.shape[:2])
+    out = np.zeros(len(points), np.float64)
+    masks: dict[tuple[int, ...], npt.NDArray[np.uint8]] = {}
+    rows = cast(list[list[int]], labels.tolist())
+    height, width = scene.filled.shape[:2]
+    for m, row in enumerate(rows):
+        hit = tuple(sorted({k for k in row if k > 0}))
+        if len(hit) < 2:
+            continue
+        if hit not in masks:
+            mask = np.zeros(scene.filled.shape, np.uint8)
+            cv2.fillConvexPoly(mask, scene.joint_hull(hit), 1)
+            masks[hit] = mask
+        xs, ys = np.floor(points[m].T / 2).astype(int)
+        inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
+        out[m] = float(masks[hit][ys[inside], xs[inside]].sum()) / len(xs)
     return out
 
 

@@ -8,6 +8,7 @@ the photo is divided by it: shadows, light gradients and warm or cool light canc
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
@@ -83,9 +84,15 @@ class Scene:
         hit = [int(k) for k in np.unique(self.regions_at(points)) if 0 < k <= len(self.outlines)]
         if not hit:
             return np.zeros(len(points), np.bool_)
-        hull = cv2.convexHull(np.vstack([self.outlines[k - 1] for k in hit]).astype(np.float32))
+        hull = self.joint_hull(hit).astype(np.float32)
         return np.array([cv2.pointPolygonTest(hull, (float(x) / 2, float(y) / 2), False) >= 0
                          for x, y in points], np.bool_)
+
+    def joint_hull(self, labels: Iterable[int]) -> npt.NDArray[np.int32]:
+        """The convex hull (M x 1 x 2, half size) of the regions ``labels`` taken together."""
+        hull: npt.NDArray[np.int32] = cv2.convexHull(
+            np.vstack([self.outlines[k - 1] for k in labels])).astype(np.int32)
+        return hull
 
 
 def white_balance(img: Image) -> FloatImage:
