@@ -4,7 +4,7 @@ lies on the cards the scene found, and how much of its edges the photo shows.
 
 from __future__ import annotations
 
-from typing import Any, Final, cast
+from typing import Any, Final
 
 import cv2
 import numpy as np
@@ -229,23 +229,37 @@ def _share_on_joint_hulls(scene: Scene, points: npt.NDArray[np.float64]) -> (
         npt.NDArray[np.float64]):
     """For each row of points (M, P, 2) that falls on two or more card regions, the share
     within the convex hull of those regions taken together (``Scene.in_joint_hull``); 0 for
-    the other rows. Each set of regions' hull is drawn once."""
-    labels = scene.regions_at(points.reshape(-1, 2)).reshape(points.shape[:2])
+    the other rows. Each set of regions' hull is drawn once.
+
+    >>> from scorekeeper.vision.scene import region_outlines
+    >>> labels = np.zeros((10, 20), np.int32); labels[1:9, 1:4] = 1; labels[1:9, 14:19] = 2
+    >>> scene = Scene(*(np.zeros((20, 40, 3), np.float32),) * 2, labels, {}, labels,
+    ...               outlines=region_outlines(labels))
+    >>> rows = np.array([[[4.0, 4.0], [30.0, 8.0], [18.0, 8.0], [18.0, 30.0]],
+    ...                  [[4.0, 4.0], [5.0, 5.0], [18.0, 8.0], [18.0, 30.0]]])
+    >>> _share_on_joint_hulls(scene, rows).tolist()
+    [0.75, 0.0]
+    """
     out = np.zeros(len(points), np.float64)
-    masks: dict[tuple[int, ...], npt.NDArray[np.uint8]] = {}
-    rows = cast(list[list[int]], labels.tolist())
+    labels = np.sort(scene.regions_at(points.reshape(-1, 2)).reshape(points.shape[:2]), axis=1)
+    regions = ((np.diff(labels, axis=1) != 0) & (labels[:, 1:] > 0)).sum(axis=1) + (
+        labels[:, 0] > 0)
+    rows = np.flatnonzero(regions > 1)
+    if not len(rows):
+        return out
+    present = np.zeros((len(rows), int(labels.max()) + 1), np.bool_)
+    present[np.arange(len(rows))[:, None], labels[rows]] = True
+    present[:, 0] = False
+    patterns, which = np.unique(present, axis=0, return_inverse=True)
     height, width = scene.filled.shape[:2]
-    for m, row in enumerate(rows):
-        hit = tuple(sorted({k for k in row if k > 0}))
-        if len(hit) < 2:
-            continue
-        if hit not in masks:
-            mask = np.zeros(scene.filled.shape, np.uint8)
-            cv2.fillConvexPoly(mask, scene.joint_hull(hit), 1)
-            masks[hit] = mask
-        xs, ys = np.floor(points[m].T / 2).astype(int)
-        inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
-        out[m] = float(masks[hit][ys[inside], xs[inside]].sum()) / len(xs)
+    xs, ys = (np.floor(points[rows, :, k] / 2).astype(np.int64) for k in (0, 1))
+    inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
+    xs, ys = np.clip(xs, 0, width - 1), np.clip(ys, 0, height - 1)
+    for k, pattern in enumerate(patterns):
+        mask = np.zeros((height, width), np.uint8)
+        cv2.fillConvexPoly(mask, scene.joint_hull(np.flatnonzero(pattern).tolist()), 1)
+        at = np.flatnonzero(which.ravel() == k)
+        out[rows[at]] = ((mask[ys[at], xs[at]] > 0) & inside[at]).mean(axis=1)
     return out
 
 
