@@ -191,10 +191,7 @@ def _on_cards_many(scene: Scene, quads: npt.NDArray[np.float64], score: float) -
         # The pieces of a card split by its picture, taken together; a quad on one region
         # was judged by its hull above.
         rest = np.flatnonzero(~out)
-        labels = np.sort(scene.regions_at(points[rest].reshape(-1, 2)).reshape(
-            len(rest), points.shape[1]), axis=1)
-        regions = ((np.diff(labels, axis=1) != 0) & (labels[:, 1:] > 0)).sum(axis=1) + (
-            labels[:, 0] > 0)
+        _, regions = _regions_touched(scene, points[rest])
         for j in rest[regions > 1].tolist():
             out[j] = float(scene.in_joint_hull(points[j]).mean()) >= JOINT_INSIDE
         return out
@@ -225,6 +222,16 @@ def _share_on_regions(scene: Scene, points: npt.NDArray[np.float64],
     return out
 
 
+def _regions_touched(scene: Scene, points: npt.NDArray[np.float64]) -> tuple[
+        npt.NDArray[np.int32], npt.NDArray[np.int64]]:
+    """For each row of points (M, P, 2), the card region labels they fall on, sorted (0 for
+    the table), and how many different regions that is."""
+    labels = np.sort(scene.regions_at(points.reshape(-1, 2)).reshape(points.shape[:2]), axis=1)
+    regions: npt.NDArray[np.int64] = (
+        (np.diff(labels, axis=1) != 0) & (labels[:, 1:] > 0)).sum(axis=1) + (labels[:, 0] > 0)
+    return labels, regions
+
+
 def _share_on_joint_hulls(scene: Scene, points: npt.NDArray[np.float64]) -> (
         npt.NDArray[np.float64]):
     """For each row of points (M, P, 2) that falls on two or more card regions, the share
@@ -241,9 +248,7 @@ def _share_on_joint_hulls(scene: Scene, points: npt.NDArray[np.float64]) -> (
     [0.75, 0.0]
     """
     out = np.zeros(len(points), np.float64)
-    labels = np.sort(scene.regions_at(points.reshape(-1, 2)).reshape(points.shape[:2]), axis=1)
-    regions = ((np.diff(labels, axis=1) != 0) & (labels[:, 1:] > 0)).sum(axis=1) + (
-        labels[:, 0] > 0)
+    labels, regions = _regions_touched(scene, points)
     rows = np.flatnonzero(regions > 1)
     if not len(rows):
         return out
