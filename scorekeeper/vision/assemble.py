@@ -59,6 +59,11 @@ LONE_LOOK: Final = 0.75
 #: ... and read from this close score (there, stars read from pips and art came to 0.89, right
 #: ones to 0.93-0.99).
 LONE_ACCEPT: Final = 0.9
+#: ... or from this close score where a second lone mark, read as the same card from at least
+#: as much, lies at another corner of its card (``_corroborated``): a joker's stars in a
+#: blurred photo read at 0.85-0.9, and a star read from a pip or from art has no twin where the
+#: joker's other star would be.
+LONE_PAIRED: Final = 0.85
 #: A lone mark's guess from this coarse score is read in turn with the pairs of marks, the
 #: others after them.
 LONE_PLAIN: Final = 0.85
@@ -138,7 +143,7 @@ def _assemble(
         lone = turns.pop(g.pip, None) if g.lone else None
         if g.lone and lone is None:
             continue
-        accept = LONE_ACCEPT if g.lone else ACCEPT
+        accept = LONE_PAIRED if g.lone else ACCEPT
         if not g.lone and not may_lie[id(g)]:
             continue
         fine.settle(g, accept)
@@ -150,8 +155,8 @@ def _assemble(
         template = g.template
         quad: npt.NDArray[np.float64] | None
         if lone is not None:
-            placed = _lone_placed(scene, g, lone, ranked[n + 1:], turns, parts, used, fine,
-                                  profile, pictures)
+            placed = _lone_placed(scene, blobs, g, lone, ranked[n + 1:], turns, parts, used,
+                                  fine, profile, pictures)
             if placed is None:
                 continue
             g, quad, template, marks = placed
@@ -179,9 +184,10 @@ def _assemble(
     return cards
 
 
-def _lone_placed(scene: Scene, g: _Guess, own: list[_Guess], later: list[_Guess],
-                 turns: dict[int, list[_Guess]], parts: list[frozenset[int]], used: set[int],
-                 fine: _Fine, profile: DeckProfile, pictures: _Pictures) -> tuple[
+def _lone_placed(scene: Scene, blobs: list[Blob], g: _Guess, own: list[_Guess],
+                 later: list[_Guess], turns: dict[int, list[_Guess]],
+                 parts: list[frozenset[int]], used: set[int], fine: _Fine,
+                 profile: DeckProfile, pictures: _Pictures) -> tuple[
                      _Guess, npt.NDArray[np.float64], int, frozenset[int]] | None:
     """Where the card of a lone mark read as ``g`` (in its frames ``own``) lies: placed from
     that mark or from another lone mark in ``later`` (coarse order; its frames in ``turns``,
@@ -190,28 +196,50 @@ def _lone_placed(scene: Scene, g: _Guess, own: list[_Guess], later: list[_Guess]
     of the learned corner puts the card (a star at the bottom left): the first read, by coarse
     score, placed such a card across the cards beside it. Returns the reading placed (with
     the scores of the surest of the marks read as that card), its card's corners and template,
-    and those marks; None if it lies nowhere."""
+    and those marks; None if it lies nowhere, or if no mark read as that card reaches
+    ``LONE_ACCEPT`` and no two of them lie at two corners of it (``_corroborated``)."""
     best = _lone_quad(scene, g, own, profile, pictures)
     chosen, surest, marks = g, g, parts[g.pip]
+    points = [blobs[g.pip].centroid]
     for r in later:
         if (not r.lone or r.card != g.card or r.pip not in turns
                 or parts[r.pip] & marks or parts[r.pip] & used):
             continue
-        fine.settle(r, LONE_ACCEPT)
-        if r.score < LONE_ACCEPT or r.card != g.card:
+        fine.settle(r, LONE_PAIRED)
+        if r.score < LONE_PAIRED or r.card != g.card:
             continue
-        placed = _lone_quad(scene, r, turns.pop(r.pip), profile, pictures)
+        frames = turns.pop(r.pip)
         marks |= parts[r.pip]
+        points.append(blobs[r.pip].centroid)
         surest = max(surest, r, key=lambda x: x.score)
+        placed = _lone_quad(scene, r, frames, profile, pictures)
         if placed is not None and (best is None or placed[2] > best[2]):
             best, chosen = placed, r
-    if best is None:
+    if best is None or (surest.score < LONE_ACCEPT and not _corroborated(best[0], points)):
         return None
     if surest is not chosen:
         # The card lies where one mark places it best; it is read as surely as its surest mark.
         chosen = replace(chosen, score=surest.score, second=surest.second,
                          second_card=surest.second_card, worst=surest.worst)
     return chosen, best[0], best[1], marks
+
+
+def _corroborated(quad: npt.NDArray[np.float64], points: list[npt.NDArray[np.float64]]) -> bool:
+    """Whether two of a lone card's marks (``points``) lie on its card at ``quad`` at two of
+    its corners: more than half the card's width apart, both inside it.
+
+    >>> quad = np.array([[0.0, 0.0], [10.0, 0.0], [10.0, 14.0], [0.0, 14.0]])
+    >>> _corroborated(quad, [np.array([1.0, 1.5]), np.array([9.0, 12.5])])
+    True
+    >>> _corroborated(quad, [np.array([1.0, 1.5]), np.array([3.0, 4.0])])
+    False
+    >>> _corroborated(quad, [np.array([1.0, 1.5]), np.array([19.0, 12.5])])
+    False
+    """
+    inside = [p for p in points if _point_in_quad(p, quad, -CORNER_SLACK)]
+    width = float(np.linalg.norm(quad[1] - quad[0]))
+    return any(float(np.linalg.norm(a - b)) > 0.5 * width
+               for k, a in enumerate(inside) for b in inside[k + 1:])
 
 
 def _may_lie(scene: Scene, quads: npt.NDArray[np.float64], coarse: npt.NDArray[np.float64]) -> (

@@ -59,6 +59,11 @@ JOINT_INSIDE: Final = 0.8
 #: Which way a lone mark's card lies is told by its learned picture over this share of the
 #: card's width and height next to the mark (in a fan, little more of a card shows).
 LONE_PICTURE: Final = 0.3
+#: A lone mark's card that lies on card regions only as a sure pair's may (``_lone_quad``)
+#: must show its learned picture there this well: stars read from the pips of a layout the
+#: recogniser does not read, placed so, came to 0.06-0.23 (and showed no edge at the corner);
+#: an orell joker opened by a finger, to 0.92.
+LONE_LOOSE_PICTURE: Final = 0.5
 
 
 def _placeable(scene: Scene, guesses: list[_Guess], placements: npt.NDArray[np.float64]) -> (
@@ -116,8 +121,25 @@ def _lone_quad(scene: Scene, g: _Guess, turns: list[_Guess], profile: DeckProfil
     shows the more (``_outline_shown``). Counting both edges at the corner first put a
     joker's card over a checked cloth that passes as card white, whose checks give a corner
     its two edges; the outline alone put a joker in a fan across the cards beside it, whose
-    edges run alike. Returns the card's corners, the template they come from, and how well
-    it fits (edge shown, picture, outline)."""
+    edges run alike. Where no frame puts the card wholly on card regions, a sure reading's card
+    may lie as a sure pair of marks' may (``_on_cards``), with an edge at its corner and its
+    picture next to the mark showing (``LONE_LOOSE_PICTURE``): a finger across a joker whose
+    picture fills it to its rim opens the rim, and the picture inside is then no card region.
+    Returns the card's corners, the template they come from, and how well it fits (edge
+    shown, picture, outline)."""
+    best = _lone_turn(scene, g, turns, profile, pictures, 0.0)
+    if best is None and g.score >= SURE:
+        best = _lone_turn(scene, g, turns, profile, pictures, g.score)
+        if best is not None and not (best[2][0] and best[2][1] >= LONE_LOOSE_PICTURE):
+            return None
+    return best
+
+
+def _lone_turn(scene: Scene, g: _Guess, turns: list[_Guess], profile: DeckProfile,
+               pictures: _Pictures, score: float) -> tuple[
+                   npt.NDArray[np.float64], int, tuple[bool, float, float]] | None:
+    """``_lone_quad`` among the frames whose card lies on card regions as a reading with
+    ``score`` must (``_on_cards``)."""
     best: tuple[npt.NDArray[np.float64], int, tuple[bool, float, float]] | None = None
     for turn in turns:
         template = turn.templates.get(g.card, g.template)
@@ -126,7 +148,7 @@ def _lone_quad(scene: Scene, g: _Guess, turns: list[_Guess], profile: DeckProfil
                                                        if f is not None]
         for frame in frames:
             quad = _mapped(frame, local)
-            if not _on_cards(scene, quad, 0.0):
+            if not _on_cards(scene, quad, score):
                 continue
             shown = _edges_shown(scene, quad, enough=1) > 0
             if not shown and best is not None and best[2][0]:
