@@ -213,9 +213,7 @@ def _on_cards_many(scene: Scene, quads: npt.NDArray[np.float64], score: float) -
         # The pieces of a card split by its picture, taken together; a quad on one region
         # was judged by its hull above.
         rest = np.flatnonzero(~out)
-        _, regions = _regions_touched(scene, points[rest])
-        for j in rest[regions > 1].tolist():
-            out[j] = float(scene.in_joint_hull(points[j]).mean()) >= JOINT_INSIDE
+        out[rest] = _share_on_joint_hulls(scene, points[rest]) >= JOINT_INSIDE
         return out
     return _inside_fractions(scene, quads, 0.94) >= 0.75
 
@@ -257,7 +255,7 @@ def _regions_touched(scene: Scene, points: npt.NDArray[np.float64]) -> tuple[
 def _share_on_joint_hulls(scene: Scene, points: npt.NDArray[np.float64]) -> (
         npt.NDArray[np.float64]):
     """For each row of points (M, P, 2) that falls on two or more card regions, the share
-    within the convex hull of those regions taken together (``Scene.in_joint_hull``); 0 for
+    within the convex hull of those regions taken together (``Scene.joint_hull``); 0 for
     the other rows. Each set of regions' hull is drawn once.
 
     >>> from scorekeeper.vision.scene import region_outlines

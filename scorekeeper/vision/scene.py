@@ -68,28 +68,10 @@ class Scene:
         out[valid] = labels[ys[valid], xs[valid]]
         return out
 
-    def in_joint_hull(self, points: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
-        """Whether full-size pixel points (N, 2) lie within the convex hull of all the regions
-        any of them falls on, taken together: a court card whose picture reaches both long
-        sides splits its white into pieces, and the card is the hull of them all.
-
-        >>> labels = np.zeros((10, 20), np.int32); labels[1:9, 1:4] = 1; labels[1:9, 14:19] = 2
-        >>> scene = Scene(*(np.zeros((20, 40, 3), np.float32),) * 2, labels, {}, labels,
-        ...               outlines=region_outlines(labels))
-        >>> scene.in_joint_hull(np.array([[4.0, 4.0], [30.0, 8.0], [18.0, 8.0]])).tolist()
-        [True, True, True]
-        >>> scene.in_joint_hull(np.array([[4.0, 4.0], [18.0, 8.0]])).tolist()
-        [True, False]
-        """
-        hit = [int(k) for k in np.unique(self.regions_at(points)) if 0 < k <= len(self.outlines)]
-        if not hit:
-            return np.zeros(len(points), np.bool_)
-        hull = self.joint_hull(hit).astype(np.float32)
-        return np.array([cv2.pointPolygonTest(hull, (float(x) / 2, float(y) / 2), False) >= 0
-                         for x, y in points], np.bool_)
-
     def joint_hull(self, labels: Iterable[int]) -> npt.NDArray[np.int32]:
-        """The convex hull (M x 1 x 2, half size) of the regions ``labels`` taken together."""
+        """The convex hull (M x 1 x 2, half size) of the regions ``labels`` taken together: a
+        court card whose picture reaches both long sides splits its white into pieces, and the
+        card is the hull of them all."""
         hull: npt.NDArray[np.int32] = cv2.convexHull(
             np.vstack([self.outlines[k - 1] for k in labels])).astype(np.int32)
         return hull
