@@ -76,6 +76,12 @@ def wait_status(link: BoardLink, status: str, timeout: float = 3.0) -> bool:
     return wait_until(lambda: link.status.status == status, timeout, interval=0.01)
 
 
+def wait_reported(statuses: list[LinkStatus], predicate: Callable[[LinkStatus], bool],
+                  timeout: float = 3.0) -> bool:
+    """The link shows a new status before its reporter hears of it: wait for the report."""
+    return wait_until(lambda: any(predicate(s) for s in statuses), timeout, interval=0.01)
+
+
 @pytest.fixture(params=["ours", "wled"])
 def mode(request: pytest.FixtureRequest) -> str:
     return str(request.param)
@@ -131,6 +137,7 @@ def test_unplug_and_replug_mid_game(emulator: BoardEmulator, mode: str,
             lambda emu: emu.lit() == expected_leds(states[-1]["boards"]), timeout=2.0)
         assert time.monotonic() - replugged < 2.0
         assert link.status.status == CONNECTED
+        assert wait_until(lambda: statuses[-1].status == CONNECTED, 1.0)
         seen = [s.status for s in statuses]
     assert seen[0] == CONNECTED and DISCONNECTED in seen and seen[-1] == CONNECTED
     assert "unplugged" in next(s.detail for s in statuses if s.status == DISCONNECTED)
@@ -169,7 +176,7 @@ def test_a_board_that_stops_answering_is_reported_and_recovered(
         scene = Scene.from_state(states[3])
         link.show(scene)
         assert wait_status(link, "not-responding", 3.0), link.status
-        assert any(s.status == NOT_RESPONDING for s in statuses)
+        assert wait_reported(statuses, lambda s: s.status == NOT_RESPONDING)
         emulator.drop_next_acks = 0
         assert link.wait_shown(scene, 3.0)
         assert emulator.lit() == expected_leds(states[3]["boards"])
@@ -222,7 +229,7 @@ def test_board_restart_is_noticed_and_the_state_sent_again(
         emu.restart()
         assert emu.lit() == {}
         assert emu.wait_for(lambda e: e.lit() == expected_leds(states[5]["boards"]), 2.0)
-        assert any("restarted" in s.detail for s in statuses)
+        assert wait_reported(statuses, lambda s: "restarted" in s.detail)
         assert link.stats.connects == 2
 
 
