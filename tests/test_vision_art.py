@@ -277,6 +277,24 @@ def test_a_joker_whose_corner_shows_a_lone_star_is_learned_from_the_star(theme: 
     assert not plain.lone
 
 
+@pytest.mark.parametrize("code", ["Qhe", "7cl"])
+def test_a_card_edged_by_a_dark_band_learns_the_index_it_would_learn_without(code: str) -> None:
+    # A card edged with black tape (or a printed dark border) is straightened by its outer
+    # outline when its white region is no card shape (a queen whose picture reaches both
+    # sides): the band lay in its index patches, and the queen of hearts was read as the jack.
+    _need_art("anglo")
+    card = cv2.resize(aisleriot("anglo").cards[code].image, (CANON_W, CANON_H),
+                      interpolation=cv2.INTER_AREA)
+    band = round(0.07 * CANON_W)
+    taped = np.full_like(card, 25)
+    taped[band:CANON_H - band, band:CANON_W - band] = cv2.resize(
+        card, (CANON_W - 2 * band, CANON_H - 2 * band), interpolation=cv2.INTER_AREA)
+    clean, edged = learn_card(code, card), learn_card(code, taped)
+    # Templates are zero-mean and unit-norm: their product is their correlation (0.47-0.59
+    # with the band learned in).
+    assert float(clean.templates[0] @ edged.templates[0]) > 0.8
+
+
 @pytest.mark.parametrize(("theme", "inks", "code"), [("berlin", None, "jk-black"),
                                                     ("rheinland", "pale", "jk-black")])
 def test_a_star_is_looked_for_before_the_darker_ink_levels(theme: str, inks: str | None,

@@ -95,6 +95,12 @@ PIP_LEAN: Final = 35.0
 PIECE_GAP: Final = 2
 #: Width of the card rim (fraction of the card width) treated as blank.
 EDGE_MARGIN: Final = 0.03
+#: Card white, learning a card: every channel of the normalised card over ``WHITE_LEVEL``, and
+#: its channels within ``WHITE_SPREAD`` of each other; ink outside the white's convex hull is
+#: blanked where that hull holds ``WHITE_HULL`` of the card or more (``_outside_white``).
+WHITE_LEVEL: Final = 0.7
+WHITE_SPREAD: Final = 0.25
+WHITE_HULL: Final = 0.5
 #: Where a lone corner mark (a joker's star with nothing below it) lies at the latest, and
 #: how large it is at the least (fractions of the card's width, height; of its width).
 LONE_BOX: Final = (0.3, 0.2)
@@ -333,7 +339,7 @@ def _learned(code: str, norm: FloatImage, origin: npt.NDArray[np.float64],
              anchors: list[npt.NDArray[np.float64]], pip_ratio: float, lone: bool) -> CardModel:
     """The model of a card whose index frames are known: the pip's (or lone mark's) centroid
     ``origin`` and each rank ``anchor`` on the normalised canonical card."""
-    ink = _blank_rim(inkness(norm))
+    ink = _learned_ink(norm)
     centre = np.array([CANON_W / 2, CANON_H / 2])
     card_corners = np.array([[0, 0], [CANON_W, 0], [CANON_W, CANON_H], [0, CANON_H]], np.float64)
     first = frame_matrix(origin, anchors[0])
@@ -379,6 +385,37 @@ def _learned(code: str, norm: FloatImage, origin: npt.NDArray[np.float64],
     )
 
 
+def _learned_ink(norm: FloatImage) -> FloatImage:
+    """The inkness of a normalised canonical card as recognition sees it on a card: its rim
+    blank (``_blank_rim``), and blank outside its white (``_outside_white``)."""
+    return _outside_white(_blank_rim(inkness(norm)), norm)
+
+
+def _outside_white(ink: FloatImage, norm: FloatImage) -> FloatImage:
+    """``ink`` blanked outside the convex hull of the card's white, where that hull holds at
+    least ``WHITE_HULL`` of the card: recognition reads ink only on card white and what it
+    encloses, and a card edged by a dark band (tape, a printed border) found by its outer
+    outline learned the band into its index (the queen of hearts read as the jack).
+
+    >>> norm = np.ones((CANON_H, CANON_W, 3), np.float32); norm[:, :12] = 0.1
+    >>> ink = inkness(norm)
+    >>> round(float(ink[:, :11].max()), 2), float(_outside_white(ink, norm)[:, :11].max())
+    (0.9, 0.0)
+    """
+    low, high = norm.min(axis=2), norm.max(axis=2)
+    white: Image = ((low > WHITE_LEVEL) & (high - low < WHITE_SPREAD)).astype(np.uint8)
+    points = cv2.findNonZero(cv2.morphologyEx(white, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)))
+    if points is None:
+        return ink
+    hull = cv2.convexHull(points)
+    if cv2.contourArea(hull) < WHITE_HULL * CANON_W * CANON_H:
+        return ink  # a dark card (a light index on it), or art to the rim: leave it be
+    inside: Image = np.zeros(ink.shape, np.uint8)
+    cv2.fillConvexPoly(inside, hull, 1)
+    out: FloatImage = ink * cv2.dilate(inside, np.ones((3, 3), np.uint8))
+    return out
+
+
 def _blank_rim(ink: FloatImage) -> FloatImage:
     """The card's rim reads as blank, as recognition blanks the table and the card edges."""
     rim = round(EDGE_MARGIN * CANON_W)
@@ -418,7 +455,7 @@ where they show theirs
                                 f"{SUIT_PLURALS[card.suit]} first, and it is looked for where "
                                 "they show theirs")
     tried: list[tuple[float, int, npt.NDArray[np.float64]]] = []
-    inks = [_blank_rim(inkness(turned)) for turned in (norm, cv2.rotate(norm, cv2.ROTATE_180))]
+    inks = [_learned_ink(turned) for turned in (norm, cv2.rotate(norm, cv2.ROTATE_180))]
     for way, ink in enumerate(inks):
         tried += [(look.fit(_patch(ink, frame)), way, frame) for frame in look.frames]
     # The best few, each moved and scaled a little: the straightened card may sit a pixel or
