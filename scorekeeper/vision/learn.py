@@ -95,9 +95,10 @@ PIP_LEAN: Final = 35.0
 PIECE_GAP: Final = 2
 #: Width of the card rim (fraction of the card width) treated as blank.
 EDGE_MARGIN: Final = 0.03
-#: Card white, learning a card: every channel of the normalised card over ``WHITE_LEVEL``, and
-#: its channels within ``WHITE_SPREAD`` of each other; ink outside the white's convex hull is
-#: blanked where that hull holds ``WHITE_HULL`` of the card or more (``_outside_white``).
+#: Card white, learning a card: every channel of the normalised card over ``WHITE_LEVEL`` (the
+#: strict white ``normalise_card`` divides by), and its channels within ``WHITE_SPREAD`` of each
+#: other; ink outside the white's convex hull is blanked where that hull holds ``WHITE_HULL`` of
+#: the card or more (``_outside_white``).
 WHITE_LEVEL: Final = 0.7
 WHITE_SPREAD: Final = 0.25
 WHITE_HULL: Final = 0.5
@@ -144,7 +145,7 @@ def normalise_card(card: Image) -> FloatImage:
     est = np.broadcast_to(white, f.shape)
     sigma = 0.06 * card.shape[1]
     # Twice: first with a lax idea of "white" that takes shadowed white in, then a strict one.
-    for level in (0.35, 0.7):
+    for level in (0.35, WHITE_LEVEL):
         weight = ((f / np.maximum(est, 0.05)).min(axis=2) > level).astype(np.float32)
         den = cv2.GaussianBlur(weight, (0, 0), sigma)
         num = cv2.GaussianBlur(f * weight[..., None], (0, 0), sigma)

@@ -276,12 +276,9 @@ def _share_on_joint_hulls(scene: Scene, points: npt.NDArray[np.float64]) -> (
     present[np.arange(len(rows))[:, None], labels[rows]] = True
     present[:, 0] = False
     patterns, which = np.unique(present, axis=0, return_inverse=True)
-    height, width = scene.filled.shape[:2]
-    xs, ys = (np.floor(points[rows, :, k] / 2).astype(np.int64) for k in (0, 1))
-    inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
-    xs, ys = np.clip(xs, 0, width - 1), np.clip(ys, 0, height - 1)
+    xs, ys, inside = scene.half_pixels(points[rows])
     for k, pattern in enumerate(patterns):
-        mask = np.zeros((height, width), np.uint8)
+        mask = np.zeros(scene.filled.shape[:2], np.uint8)
         cv2.fillConvexPoly(mask, scene.joint_hull(np.flatnonzero(pattern).tolist()), 1)
         at = np.flatnonzero(which.ravel() == k)
         out[rows[at]] = ((mask[ys[at], xs[at]] > 0) & inside[at]).mean(axis=1)

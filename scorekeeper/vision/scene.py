@@ -60,13 +60,20 @@ class Scene:
             labels = self.hulls
         elif printed and self.printed is not None:
             labels = self.printed
-        h, w = labels.shape
-        xs = np.floor(points[:, 0] / 2).astype(int)
-        ys = np.floor(points[:, 1] / 2).astype(int)
-        valid = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+        xs, ys, valid = self.half_pixels(points)
         out = np.zeros(len(points), np.int32)
         out[valid] = labels[ys[valid], xs[valid]]
         return out
+
+    def half_pixels(self, points: npt.NDArray[np.float64]) -> tuple[
+            npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+        """The half-size pixel columns and rows of full-size points (..., 2), clipped into the
+        photo, and whether each point lies in it."""
+        h, w = self.filled.shape[:2]
+        xs = np.floor(points[..., 0] / 2).astype(np.int64)
+        ys = np.floor(points[..., 1] / 2).astype(np.int64)
+        valid = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+        return np.clip(xs, 0, w - 1), np.clip(ys, 0, h - 1), valid
 
     def joint_hull(self, labels: Iterable[int]) -> npt.NDArray[np.int32]:
         """The convex hull (M x 1 x 2, half size) of the regions ``labels`` taken together: a
