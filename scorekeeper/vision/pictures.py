@@ -5,6 +5,7 @@ outline (which of two overlapping cards lies above, where a lone-mark card lies)
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Final
 
 import cv2
@@ -22,11 +23,12 @@ OVERLAP_BLUR: Final = 0.02
 
 def _picture_fits(ink: FloatImage, pictures: _Pictures, poly: npt.NDArray[np.float64],
                   width: float, placed: list[tuple[int, npt.NDArray[np.float64],
-                                                   npt.NDArray[np.float64]]]) -> list[float] | None:
+                                                   npt.NDArray[np.float64]]],
+                  hidden: Sequence[npt.NDArray[np.float64]] = ()) -> list[float] | None:
     """How well each of ``placed`` (a card, its corners on its learned picture, and in the
-    photo) explains the photo's inkness within the polygon ``poly``: the correlation of the
-    ``_picture_samples``; None where the polygon is too small to tell."""
-    samples = _picture_samples(ink, pictures, poly, width, placed)
+    photo) explains the photo's inkness within the polygon ``poly``, less the polygons
+    ``hidden``: the correlation of the ``_picture_samples``; None where too little is left."""
+    samples = _picture_samples(ink, pictures, poly, width, placed, hidden)
     if samples is None:
         return None
     photo, drawn = samples
@@ -35,12 +37,14 @@ def _picture_fits(ink: FloatImage, pictures: _Pictures, poly: npt.NDArray[np.flo
 
 def _picture_samples(ink: FloatImage, pictures: _Pictures, poly: npt.NDArray[np.float64],
                      width: float, placed: list[tuple[int, npt.NDArray[np.float64],
-                                                      npt.NDArray[np.float64]]]) -> (
+                                                      npt.NDArray[np.float64]]],
+                     hidden: Sequence[npt.NDArray[np.float64]] = ()) -> (
         tuple[FloatImage, list[FloatImage]] | None):
-    """The photo's inkness within the polygon ``poly`` and each of ``placed``'s learned
-    picture drawn there (a card, its corners on its learned picture, and in the photo), as
-    samples of the pixels within, compared with the card ``width`` pixels wide scaled to
-    ``OVERLAP_SIDE`` and blurred by ``OVERLAP_BLUR``; None where the polygon is too small."""
+    """The photo's inkness within the convex polygon ``poly`` less the convex polygons
+    ``hidden``, and each of ``placed``'s learned picture drawn there (a card, its corners on
+    its learned picture, and in the photo), as samples of the pixels within, compared with the
+    card ``width`` pixels wide scaled to ``OVERLAP_SIDE`` and blurred by ``OVERLAP_BLUR``; None
+    where too little is left."""
     h, w = ink.shape
     x0, y0 = (max(0, int(v)) for v in np.floor(poly.min(axis=0)))
     x1, y1 = min(w, int(np.ceil(poly[:, 0].max()))), min(h, int(np.ceil(poly[:, 1].max())))
@@ -50,6 +54,8 @@ def _picture_samples(ink: FloatImage, pictures: _Pictures, poly: npt.NDArray[np.
         return None
     mask = np.zeros(size[::-1], np.uint8)
     cv2.fillConvexPoly(mask, np.round(f * (poly - (x0, y0))).astype(np.int32), 1)
+    for other in hidden:
+        cv2.fillConvexPoly(mask, np.round(f * (other - (x0, y0))).astype(np.int32), 0)
     inside = mask > 0
     if inside.sum() < 16:
         return None

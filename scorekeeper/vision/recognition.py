@@ -11,11 +11,13 @@ only around each glyph: in a fan, the edge and pips of the card above reach into
 window). The best guesses become cards; a card's outline follows from where its index sits.
 Where two cards overlap, the one whose learned picture the photo shows there lies above: that
 marks the top card of a group, and drops "cards" read from marks that lie under another card.
+A card read unsurely from its index is read again from the part of its picture that shows.
 
 Each stage has its module: ``marks`` (ink marks), ``guesses`` (pairs and lone marks read as
 indices), ``coarse`` and ``fine`` (the two comparisons), ``outlines`` (where a read index puts
-its card), ``assemble`` (from readings to cards) and ``covering`` (which card lies above);
-``kept`` holds what is derived once from a profile, ``pictures`` the learned card pictures.
+its card), ``assemble`` (from readings to cards), ``covering`` (which card lies above) and
+``rereading`` (an unsure card read again from its picture); ``kept`` holds what is derived
+once from a profile, ``pictures`` the learned card pictures.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from scorekeeper.vision.marks import Chain, _marks
 from scorekeeper.vision.outlines import _placeable
 from scorekeeper.vision.perspective import in_perspective
 from scorekeeper.vision.profile import DeckProfile
+from scorekeeper.vision.rereading import _reread
 from scorekeeper.vision.scene import Scene, analyse, card_ink
 
 #: Long side of the working copy of a photo, in pixels.
@@ -202,6 +205,8 @@ def find_cards(
     # Which readings are kept was judged on the outlines as the indices place them (its
     # thresholds allow for their error); which card lies on top, on the outlines in perspective.
     if _in_perspective(scene, cards):
+        leads = _leads(cards, scene.ink, profile)
+    if _reread(cards, leads, scene.ink, profile):
         leads = _leads(cards, scene.ink, profile)
     _mark_top(cards, leads)
     cards.sort(key=lambda c: float(c.quad[:, 0].mean()))
