@@ -12,6 +12,7 @@ import pytest
 from scorekeeper.vision.assemble import _Card, _confidence
 from scorekeeper.vision.features import CANON_H, CANON_W
 from scorekeeper.vision.rereading import REREAD_BELOW, _reread
+from tests.test_vision_top import _pictures as drawn_pictures
 
 CANON = np.array([[0.0, 0.0], [CANON_W, 0.0], [CANON_W, CANON_H], [0.0, CANON_H]])
 CODES = ("8he", "10he", "Kcl", "8sp")
@@ -21,13 +22,7 @@ EIGHT, TEN, KING, SPADE = range(4)
 def _pictures() -> np.ndarray:
     """Learned pictures (inkness 0..255): stripes across (the 8 of hearts and, drawn alike, the
     8 of spades), a grid of discs (the 10 of hearts), a ring (the king of clubs)."""
-    stripes = np.zeros((CANON_H, CANON_W), np.uint8)
-    for y in range(20, CANON_H - 20, 40):
-        stripes[y:y + 16, 15:CANON_W - 15] = 255
-    discs = np.zeros((CANON_H, CANON_W), np.uint8)
-    for y in range(35, CANON_H, 60):
-        for x in range(35, CANON_W, 60):
-            cv2.circle(discs, (x, y), 14, 255, -1)
+    stripes, discs = drawn_pictures()
     ring = np.zeros((CANON_H, CANON_W), np.uint8)
     cv2.ellipse(ring, (CANON_W // 2, CANON_H // 2), (CANON_W // 3, CANON_H // 3), 0, 0, 360,
                 255, 25)
