@@ -12,9 +12,9 @@ import pytest
 from scorekeeper.vision.assemble import _Card, _confidence
 from scorekeeper.vision.features import CANON_H, CANON_W
 from scorekeeper.vision.rereading import REREAD_BELOW, _reread
+from tests.test_vision_top import CANON, _drawn
 from tests.test_vision_top import _pictures as drawn_pictures
 
-CANON = np.array([[0.0, 0.0], [CANON_W, 0.0], [CANON_W, CANON_H], [0.0, CANON_H]])
 CODES = ("8he", "10he", "Kcl", "8sp")
 EIGHT, TEN, KING, SPADE = range(4)
 
@@ -34,14 +34,6 @@ QUAD = np.array([[100.0, 100.0], [300.0, 100.0], [300.0, 380.0], [100.0, 380.0]]
 ABOVE = np.array([[40.0, 60.0], [240.0, 60.0], [240.0, 340.0], [40.0, 340.0]])
 
 
-def _drawn(card: int, quad: np.ndarray, onto: np.ndarray) -> None:
-    m = cv2.getPerspectiveTransform(CANON.astype(np.float32), quad.astype(np.float32))
-    size = (onto.shape[1], onto.shape[0])
-    picture = cv2.warpPerspective(PROFILE.ink[card].astype(np.float32) / 255.0, m, size)
-    inside = cv2.warpPerspective(np.ones((CANON_H, CANON_W), np.float32), m, size) > 0.5
-    onto[inside] = picture[inside]
-
-
 def _read(card: int, quad: np.ndarray, worst: float, second: int = -1) -> _Card:
     return _Card(card, worst, worst - 0.1, second, quad.copy(), canon=CANON, worst=worst)
 
@@ -49,7 +41,7 @@ def _read(card: int, quad: np.ndarray, worst: float, second: int = -1) -> _Card:
 def _photo(*cards: tuple[int, np.ndarray]) -> np.ndarray:
     ink = np.zeros((500, 460), np.float32)
     for card, quad in cards:
-        _drawn(card, quad, ink)
+        _drawn(PROFILE.ink, card, quad, ink)
     return ink
 
 

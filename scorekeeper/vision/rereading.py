@@ -52,9 +52,8 @@ def _reread(cards: list[_Card], leads: dict[tuple[int, int], float], ink: FloatI
                   and (i == card.second_card or (own is not None and suits[i] == own))]
         if not rivals:
             continue
-        centre = card.quad.mean(axis=0)
-        shown = centre + (card.quad - centre) * (1.0 - REREAD_INSET)
-        hidden = [_grown(cards[j].quad) for j in _above(k, leads)]
+        shown = _scaled(card.quad, 1.0 - REREAD_INSET)
+        hidden = [_scaled(cards[j].quad, 1.0 + COVER_GROWTH) for j in _above(k, leads)]
         width = float(np.linalg.norm(card.quad[1] - card.quad[0]))
         fits = _picture_fits(ink, pictures, shown, width,
                              [(i, card.canon, card.quad) for i in (card.card, *rivals)], hidden)
@@ -84,7 +83,8 @@ def _above(k: int, leads: dict[tuple[int, int], float]) -> list[int]:
     return out
 
 
-def _grown(quad: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+def _scaled(quad: npt.NDArray[np.float64], factor: float) -> npt.NDArray[np.float64]:
+    """A quad scaled about its centre."""
     centre = quad.mean(axis=0)
-    out: npt.NDArray[np.float64] = centre + (quad - centre) * (1.0 + COVER_GROWTH)
+    out: npt.NDArray[np.float64] = centre + (quad - centre) * factor
     return out
