@@ -384,12 +384,24 @@ def _edge_at_middle(light: npt.NDArray[np.float32], colour: npt.NDArray[np.float
     tint, where the card's white inside ends at the middle row by ``least`` or more."""
     mid = _EDGE_ROWS // 2
     inside = light[:, mid + 2:]
-    level = np.median(inside, axis=1)
+    level = _median_rows(inside)
     dip = level - light[:, mid - 3:mid + 2].min(axis=1)
-    step = np.abs(level - np.median(light[:, :mid - 1], axis=1))
-    tint = np.abs(np.median(colour[:, :mid - 1], axis=1) - np.median(colour[:, mid + 2:], axis=1))
+    step = np.abs(level - _median_rows(light[:, :mid - 1]))
+    tint = np.abs(_median_rows(colour[:, :mid - 1]) - _median_rows(colour[:, mid + 2:]))
     shown = (inside.min(axis=1) > 0.6) & ((dip > least) | (step > least) | (tint > least))
     out: npt.NDArray[np.float64] = shown.mean(axis=1)
+    return out
+
+
+def _median_rows(strips: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """``np.median(strips, axis=1)`` of strips (K, rows, cols) with an odd number of rows: the
+    middle of the sorted rows, in a fraction of the time (it runs thousands of times a photo).
+
+    >>> s = np.random.default_rng(0).random((3, 5, 4), np.float32)
+    >>> bool((_median_rows(s) == np.median(s, axis=1)).all())
+    True
+    """
+    out: npt.NDArray[np.float32] = np.sort(strips, axis=1)[:, strips.shape[1] // 2]
     return out
 
 
