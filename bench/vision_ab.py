@@ -10,6 +10,7 @@ only by ``vision_bench.py --group held-out``, once a change is settled.
     python bench/vision_ab.py build /tmp/ab                       # tuned and all probe decks
     python bench/vision_ab.py build /tmp/ab --decks paris,kde,p08 --photos 8
     python bench/vision_ab.py build /tmp/fresh --seed 31000         # photos never tuned on
+    python bench/vision_ab.py build /tmp/jokers --jokers --photos 6 # each photo with jokers
     python bench/vision_ab.py run /tmp/ab before.jsonl            # profiles learned at build
     python bench/vision_ab.py run /tmp/ab after.jsonl --recalibrate   # for calibration changes
     python bench/vision_ab.py reprofile /tmp/ab     # profiles learned again, kept in the cache
@@ -72,20 +73,40 @@ def _learn(photos: dict[str, bytes], kind: str) -> tuple[DeckProfile, list[str],
     return result.profile, sorted(result.doubts), sorted(result.failed)
 
 
-def build(cache: Path, names: str, photos: int, first_seed: int) -> None:
+def build(cache: Path, names: str, photos: int, first_seed: int, jokers: bool = False) -> None:
     cache.mkdir(parents=True, exist_ok=True)
     for tag, name, make, seed in _decks(names, first_seed):
         deck = make()
+        wild = [c for c in deck.codes if c.startswith("jk")]
+        if jokers and not wild:
+            print(f"{tag} {name}: no jokers, left out", flush=True)
+            continue
         calibration = bench.calibration_photos(deck, seed)
         profile, doubts, failed = _learn(calibration, deck.kind)
         rng = np.random.default_rng(seed + 1)
-        shots = [make_photo(rng, deck.codes, deck, size=(4000, 3000), table="wild")
+        shots = [make_photo(rng, _with_jokers(rng, deck.codes, wild) if jokers else deck.codes,
+                            deck, size=(4000, 3000), table="wild")
                  for _ in range(photos)]
         (cache / f"{tag}.pkl").write_bytes(pickle.dumps({
             "tag": tag, "name": name, "kind": deck.kind, "calibration": calibration,
             "profile": profile.to_bytes(), "shots": shots}))
         print(f"{tag} {name}: {len(profile)} cards learned, doubted {doubts}, "
               f"failed {failed}", flush=True)
+
+
+def _with_jokers(rng: np.random.Generator, codes: list[str], jokers: list[str]) -> list[str]:
+    """The cards of a photo that holds jokers: one or two of ``jokers`` and four other cards.
+
+    >>> jokers = ["jk-red", "jk-black"]
+    >>> picked = _with_jokers(np.random.default_rng(1), ["2cl", "3cl", "4cl", "5cl"] + jokers,
+    ...                       jokers)
+    >>> n = sum(c in jokers for c in picked)
+    >>> len(set(picked)) - n, n in (1, 2)
+    (4, True)
+    """
+    wild = rng.choice(jokers, size=min(len(jokers), int(rng.integers(1, 3))), replace=False)
+    others = rng.choice([c for c in codes if c not in jokers], size=4, replace=False)
+    return [str(c) for c in (*wild, *others)]
 
 
 def reprofile(cache: Path, names: str) -> None:
@@ -218,6 +239,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=SEED,
                    help=f"the benchmark's seed (default {SEED}); another one composes a fresh "
                         "set of calibration photos and photos that no change was tuned on")
+    p.add_argument("--jokers", action="store_true",
+                   help="photos that each hold one or two of the deck's jokers and four other "
+                        "cards (decks without jokers are left out)")
     p = sub.add_parser("run", help="read the cached photos with the code at hand")
     p.add_argument("cache", type=Path)
     p.add_argument("out", type=Path)
@@ -234,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "build":
         bench.install()
-        build(args.cache, args.decks, args.photos, args.seed)
+        build(args.cache, args.decks, args.photos, args.seed, args.jokers)
     elif args.command == "run":
         run(args.cache, args.out, args.recalibrate, args.decks)
     elif args.command == "reprofile":

@@ -11,13 +11,16 @@ only around each glyph: in a fan, the edge and pips of the card above reach into
 window). The best guesses become cards; a card's outline follows from where its index sits.
 Where two cards overlap, the one whose learned picture the photo shows there lies above: that
 marks the top card of a group, and drops "cards" read from marks that lie under another card.
-A card read unsurely from its index is read again from the part of its picture that shows.
+A card read unsurely from its index is read again from the part of its picture that shows;
+a card-shaped part of a card region that no card read covers (a card printed without an
+index, or whose index is hidden) is read from its picture alone, and the player asked.
 
 Each stage has its module: ``marks`` (ink marks), ``guesses`` (pairs and lone marks read as
 indices), ``coarse`` and ``fine`` (the two comparisons), ``outlines`` (where a read index puts
-its card), ``assemble`` (from readings to cards), ``covering`` (which card lies above) and
-``rereading`` (an unsure card read again from its picture); ``kept`` holds what is derived
-once from a profile, ``pictures`` the learned card pictures.
+its card), ``assemble`` (from readings to cards), ``covering`` (which card lies above),
+``rereading`` (an unsure card read again from its picture) and ``by_picture`` (a card with
+no index read, from its picture alone); ``kept`` holds what is derived once from a profile,
+``pictures`` the learned card pictures.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from scorekeeper.vision.assemble import (
     _not_within_stronger,
     _same_size,
 )
+from scorekeeper.vision.by_picture import _by_picture
 from scorekeeper.vision.coarse import _score
 from scorekeeper.vision.covering import _leads, _mark_top, _uncovered
 from scorekeeper.vision.features import Blob
@@ -207,6 +211,10 @@ def find_cards(
     if _in_perspective(scene, cards):
         leads = _leads(cards, scene.ink, profile)
     if _reread(cards, leads, scene.ink, profile):
+        leads = _leads(cards, scene.ink, profile)
+    pictured = _by_picture(scene, cards, profile)
+    if pictured:
+        cards += pictured
         leads = _leads(cards, scene.ink, profile)
     _mark_top(cards, leads)
     cards.sort(key=lambda c: float(c.quad[:, 0].mean()))
