@@ -80,4 +80,3 @@ def test_a_picture_that_fits_only_roughly_names_nothing() -> None:
     scene = _scene((KING, LEFT))
     scene.ink[:240] = 0.0
     assert _by_picture(scene, [], PROFILE) == []  # type: ignore[arg-type]
-

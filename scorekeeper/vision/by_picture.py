@@ -19,7 +19,7 @@ import numpy.typing as npt
 from scorekeeper.vision.assemble import _Card
 from scorekeeper.vision.calibration import _quad_of
 from scorekeeper.vision.errors import NoCardFoundError
-from scorekeeper.vision.features import CANON_H, CANON_W, FloatImage
+from scorekeeper.vision.features import CANON_CORNERS, FloatImage
 from scorekeeper.vision.pictures import _picture_fits, _Pictures
 from scorekeeper.vision.profile import DeckProfile
 from scorekeeper.vision.rereading import REREAD_INSET, _scaled
@@ -43,8 +43,6 @@ LEAST_WIDTH: Final = 0.06
 #: strength, so its confidence is under ``recognition.CHECK_BELOW``).
 PICTURE_WORST: Final = 0.83
 
-_CANON: Final = np.array([[0.0, 0.0], [CANON_W, 0.0], [CANON_W, CANON_H], [0.0, CANON_H]])
-
 
 def _by_picture(scene: Scene, cards: list[_Card], profile: DeckProfile) -> list[_Card]:
     """The cards read from their picture alone in the parts of ``scene``'s card regions that
@@ -64,17 +62,17 @@ def _by_picture(scene: Scene, cards: list[_Card], profile: DeckProfile) -> list[
         k = max(3, round(SLIVER * width / 2.0)) | 1
         left = cv2.morphologyEx(left, cv2.MORPH_OPEN,
                                 cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    count, parts, stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
-    # A part smaller than a square of the least short side allowed is no card (most parts
-    # are slivers by cards read).
-    least = width / SIZE_SLACK if width is not None else LEAST_WIDTH * 2 * max(h, w)
+    _, parts, stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
+    long_side = 2.0 * max(h, w)
+    least, most = ((width / SIZE_SLACK, width * SIZE_SLACK) if width is not None
+                   else (LEAST_WIDTH * long_side, long_side))
     read = {c.card for c in cards}
     pictures = _Pictures(profile)
     out: list[_Card] = []
-    for label in np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= (least / 2.0) ** 2).tolist():
-        if label == 0:
-            continue
-        quad = _card_part(parts == label, width, max(h, w) * 2)
+    # A part smaller than a square of the least short side is no card (most parts are slivers
+    # by cards read).
+    for label in (np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= (least / 2.0) ** 2) + 1).tolist():
+        quad = _card_part(parts == label, least, most)
         if quad is None:
             continue
         found = _named(scene.ink, pictures, quad, len(profile.codes))
@@ -82,23 +80,23 @@ def _by_picture(scene: Scene, cards: list[_Card], profile: DeckProfile) -> list[
             continue
         card, turned = found
         read.add(card)
-        out.append(_Card(card, PICTURE_WORST, 0.0, -1, turned, canon=_CANON, worst=PICTURE_WORST))
+        out.append(_Card(card, PICTURE_WORST, 0.0, -1, turned, canon=CANON_CORNERS,
+                         worst=PICTURE_WORST))
     return out
 
 
-def _card_part(part: npt.NDArray[np.bool_], width: float | None, long_side: float) -> (
+def _card_part(part: npt.NDArray[np.bool_], least: float, most: float) -> (
         npt.NDArray[np.float64] | None):
     """The card-shaped quad (working pixels, a short side first, clockwise) of a part at half
-    size; None if it is no card's shape or size."""
+    size whose short sides lie from ``least`` to ``most`` working pixels; None if it is no
+    card's shape or size."""
     h, w = part.shape
     try:
         quad = 2.0 * _quad_of(part.astype(np.uint8), h, w)
     except NoCardFoundError:
         return None
     short = min(float(np.linalg.norm(quad[1] - quad[0])), float(np.linalg.norm(quad[3] - quad[2])))
-    if width is None:
-        return quad if short >= LEAST_WIDTH * long_side else None
-    return quad if width / SIZE_SLACK <= short <= width * SIZE_SLACK else None
+    return quad if least <= short <= most else None
 
 
 def _named(ink: FloatImage, pictures: _Pictures, quad: npt.NDArray[np.float64], n: int) -> (
@@ -110,13 +108,12 @@ def _named(ink: FloatImage, pictures: _Pictures, quad: npt.NDArray[np.float64], 
     shown = _scaled(quad, 1.0 - REREAD_INSET)
     width = float(np.linalg.norm(quad[1] - quad[0]))
     turns = (quad, np.roll(quad, 2, axis=0))
-    fits = []
-    for turned in turns:
-        got = _picture_fits(ink, pictures, shown, width, [(i, _CANON, turned) for i in range(n)])
-        if got is None:
-            return None
-        fits.append(got)
-    per_turn = np.array(fits)  # (2, cards)
+    # Both ways up in one comparison: the photo's side of it is sampled once.
+    fits = _picture_fits(ink, pictures, shown, width,
+                         [(i, CANON_CORNERS, turned) for turned in turns for i in range(n)])
+    if fits is None:
+        return None
+    per_turn = np.array(fits).reshape(2, n)
     per_card = per_turn.max(axis=0)
     order = np.argsort(-per_card)
     best = int(order[0])

@@ -25,6 +25,8 @@ Mask = npt.NDArray[Any]  # bool pixels
 #: Canonical card size used for learning (pixels).
 CANON_W: Final = 200
 CANON_H: Final = 280
+#: The canonical card's corners, clockwise from the top left.
+CANON_CORNERS: Final = np.array([[0.0, 0.0], [CANON_W, 0.0], [CANON_W, CANON_H], [0.0, CANON_H]])
 #: Index patch size in pixels and its window in frame units (x right, y towards the pip).
 PATCH_W: Final = 24
 PATCH_H: Final = 30

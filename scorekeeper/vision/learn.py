@@ -23,6 +23,7 @@ import numpy.typing as npt
 from scorekeeper.cards import RANK_NAMES, SUIT_PLURALS, Card
 from scorekeeper.vision.errors import NoIndexFoundError
 from scorekeeper.vision.features import (
+    CANON_CORNERS,
     CANON_H,
     CANON_W,
     GLYPH_GROW,
@@ -342,7 +343,6 @@ def _learned(code: str, norm: FloatImage, origin: npt.NDArray[np.float64],
     ``origin`` and each rank ``anchor`` on the normalised canonical card."""
     ink = _learned_ink(norm)
     centre = np.array([CANON_W / 2, CANON_H / 2])
-    card_corners = np.array([[0, 0], [CANON_W, 0], [CANON_W, CANON_H], [0, CANON_H]], np.float64)
     first = frame_matrix(origin, anchors[0])
     templates, corners, d_ratio, to_canon = [], [], [], []
     for anchor in anchors:
@@ -363,7 +363,7 @@ def _learned(code: str, norm: FloatImage, origin: npt.NDArray[np.float64],
                                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                    borderMode=cv2.BORDER_REPLICATE)
             templates.append(patch.reshape(-1))
-            distorted = (card_corners - centre) @ variant.T + centre
+            distorted = (CANON_CORNERS - centre) @ variant.T + centre
             local = np.linalg.solve(full, np.hstack([distorted, np.ones((4, 1))]).T).T[:, :2]
             corners.append(local)
             d_ratio.append(d / CANON_W)
