@@ -7,8 +7,8 @@ import cv2
 import numpy as np
 import pytest
 
+from scorekeeper.vision import by_picture
 from scorekeeper.vision.assemble import _Card, _confidence
-from scorekeeper.vision.by_picture import _by_picture
 from scorekeeper.vision.recognition import CHECK_BELOW
 from scorekeeper.vision.scene import Scene
 from tests.test_vision_reread import EIGHT, KING, PROFILE, SPADE, TEN
@@ -29,6 +29,12 @@ def _scene(*cards: tuple[int | None, np.ndarray]) -> Scene:
         cv2.fillConvexPoly(filled, np.round(quad / 2.0).astype(np.int32), label)
     norm = np.repeat((1.0 - ink)[..., None], 3, axis=2)
     return Scene(norm, ink, filled, {}, np.ones((SIZE[0] // 4, SIZE[1] // 4, 3), np.float32))
+
+
+def _by_picture(scene: Scene, cards: list[_Card], profile: object) -> list[_Card]:
+    """``by_picture._by_picture`` on what none of ``cards`` covers."""
+    return by_picture._by_picture(scene, cards, profile,  # type: ignore[arg-type]
+                                  by_picture._left_over(scene, cards))
 
 
 def _read(card: int, quad: np.ndarray) -> _Card:

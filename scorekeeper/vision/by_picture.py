@@ -10,6 +10,7 @@ picture uncovered). Such a card is read unsurely (``PICTURE_WORST``): the player
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Final
 
 import cv2
@@ -44,11 +45,43 @@ LEAST_WIDTH: Final = 0.06
 PICTURE_WORST: Final = 0.83
 
 
-def _by_picture(scene: Scene, cards: list[_Card], profile: DeckProfile) -> list[_Card]:
+def _by_picture(scene: Scene, cards: list[_Card], profile: DeckProfile,
+                left: _LeftOver) -> list[_Card]:
     """The cards read from their picture alone in the parts of ``scene``'s card regions that
-    none of ``cards`` covers (``COVER_GROWTH``)."""
+    none of ``cards`` covers (``left``, from ``_left_over``)."""
     if not len(profile.codes):
         return []
+    read = {c.card for c in cards}
+    pictures = _Pictures(profile)
+    out: list[_Card] = []
+    for label in left.labels:
+        quad = _card_part(left.parts == label, left.least, left.most)
+        if quad is None:
+            continue
+        found = _named(scene.ink, pictures, quad, len(profile.codes))
+        if found is None or found[0] in read:
+            continue
+        card, turned = found
+        read.add(card)
+        out.append(_Card(card, PICTURE_WORST, 0.0, -1, turned, canon=CANON_CORNERS,
+                         worst=PICTURE_WORST))
+    return out
+
+
+@dataclass(frozen=True)
+class _LeftOver:
+    """The parts of a photo's card regions that no read card covers, at half size."""
+
+    parts: npt.NDArray[np.int32]  # labels of the parts (0: covered, or table)
+    labels: list[int]  # the parts large enough to hold a card
+    least: float  # the short side a card may have, in working pixels, at least ...
+    most: float  # ... and at most
+    width: float | None  # the read cards' median width (working pixels), None if none is read
+
+
+def _left_over(scene: Scene, cards: list[_Card]) -> _LeftOver:
+    """What of ``scene``'s card regions none of ``cards`` covers (their outlines grown by
+    ``COVER_GROWTH``), opened by ``SLIVER``; with the card sizes a part may hold."""
     labels = scene.filled
     h, w = labels.shape
     widths = [float(np.linalg.norm(c.quad[1] - c.quad[0])) for c in cards]
@@ -66,23 +99,10 @@ def _by_picture(scene: Scene, cards: list[_Card], profile: DeckProfile) -> list[
     long_side = 2.0 * max(h, w)
     least, most = ((width / SIZE_SLACK, width * SIZE_SLACK) if width is not None
                    else (LEAST_WIDTH * long_side, long_side))
-    read = {c.card for c in cards}
-    pictures = _Pictures(profile)
-    out: list[_Card] = []
     # A part smaller than a square of the least short side is no card (most parts are slivers
     # by cards read).
-    for label in (np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= (least / 2.0) ** 2) + 1).tolist():
-        quad = _card_part(parts == label, least, most)
-        if quad is None:
-            continue
-        found = _named(scene.ink, pictures, quad, len(profile.codes))
-        if found is None or found[0] in read:
-            continue
-        card, turned = found
-        read.add(card)
-        out.append(_Card(card, PICTURE_WORST, 0.0, -1, turned, canon=CANON_CORNERS,
-                         worst=PICTURE_WORST))
-    return out
+    large = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= (least / 2.0) ** 2) + 1
+    return _LeftOver(parts, large.tolist(), least, most, width)
 
 
 def _card_part(part: npt.NDArray[np.bool_], least: float, most: float) -> (

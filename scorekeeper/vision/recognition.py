@@ -13,13 +13,17 @@ Where two cards overlap, the one whose learned picture the photo shows there lie
 marks the top card of a group, and drops "cards" read from marks that lie under another card.
 A card read unsurely from its index is read again from the part of its picture that shows;
 a card-shaped part of a card region that no card read covers (a card printed without an
-index, or whose index is hidden) is read from its picture alone, and the player asked.
+index, or whose index is hidden) is read from its picture alone, and the player asked; so is
+a card that the keypoints of its learned picture place where a part of a region shows a
+picture no card read explains (such a card dropped on a pile). A photo in which no index is
+read goes through those last two steps too.
 
 Each stage has its module: ``marks`` (ink marks), ``guesses`` (pairs and lone marks read as
 indices), ``coarse`` and ``fine`` (the two comparisons), ``outlines`` (where a read index puts
 its card), ``assemble`` (from readings to cards), ``covering`` (which card lies above),
-``rereading`` (an unsure card read again from its picture) and ``by_picture`` (a card with
-no index read, from its picture alone); ``kept`` holds what is derived once from a profile,
+``rereading`` (an unsure card read again from its picture), ``by_picture`` (a card with
+no index read, from its picture alone) and ``by_keypoints`` (one placed by its picture's
+keypoints); ``kept`` holds what is derived once from a profile,
 ``pictures`` the learned card pictures.
 """
 
@@ -41,7 +45,8 @@ from scorekeeper.vision.assemble import (
     _not_within_stronger,
     _same_size,
 )
-from scorekeeper.vision.by_picture import _by_picture
+from scorekeeper.vision.by_keypoints import _by_keypoints
+from scorekeeper.vision.by_picture import _by_picture, _left_over
 from scorekeeper.vision.coarse import _score
 from scorekeeper.vision.covering import _leads, _mark_top, _uncovered
 from scorekeeper.vision.features import Blob
@@ -168,6 +173,27 @@ def find_cards(
     if not scene.card_width:
         return [], ["no cards found: lay the cards on a plain table or cloth and fill the photo "
                     "with them"]
+    cards, leads, failure = _read_indices(img, scene, profile, detail)
+    left = _left_over(scene, cards)
+    pictured = _by_picture(scene, cards, profile, left)
+    if pictured:
+        left = _left_over(scene, cards + pictured)
+    pictured += _by_keypoints(scene, cards + pictured, profile, left)
+    if pictured:
+        cards += pictured
+        leads = _leads(cards, scene.ink, profile)
+    elif failure:
+        warnings.append(failure)
+    _mark_top(cards, leads)
+    cards.sort(key=lambda c: float(c.quad[:, 0].mean()))
+    return cards, warnings
+
+
+def _read_indices(img: npt.NDArray[np.uint8], scene: Scene, profile: DeckProfile,
+                  detail: npt.NDArray[np.uint8] | None) -> tuple[
+        list[_Card], dict[tuple[int, int], float], str | None]:
+    """The cards read from their indices, how the overlapping ones lie (``covering._leads``),
+    and what to tell the player where none is read."""
     long_side = max(img.shape[:2])
     erode = max(2, round(long_side / 500))
     ink = card_ink(scene, erode)
@@ -196,15 +222,15 @@ def find_cards(
     guesses += lone  # the lone marks' guesses come last (``_score``)
     guesses = _placeable(scene, guesses, kept.placements)
     if not guesses:
-        return [], ["no card corners found: make sure each card's corner (rank and suit) shows"]
+        return [], {}, "no card corners found: make sure each card's corner (rank and suit) shows"
     _score(scene, ink, guesses, profile)
     if kept.chains:
         word_cards = {card for card, *_ in kept.chains}
         guesses = [g for g in guesses if not g.chain or g.card in word_cards]
     cards = _assemble(scene, blobs, parts, guesses, profile, _Fine(scene, ink, profile, detail))
     cards = _same_size(_not_within_stronger(cards))
-    if not cards:
-        warnings.append("no card could be read: hold the phone closer or steadier and retake")
+    failure = ("no card could be read: hold the phone closer or steadier and retake"
+               if not cards else None)
     cards, leads = _uncovered(cards, _leads(cards, scene.ink, profile))
     # Which readings are kept was judged on the outlines as the indices place them (its
     # thresholds allow for their error); which card lies on top, on the outlines in perspective.
@@ -212,13 +238,7 @@ def find_cards(
         leads = _leads(cards, scene.ink, profile)
     if _reread(cards, leads, scene.ink, profile):
         leads = _leads(cards, scene.ink, profile)
-    pictured = _by_picture(scene, cards, profile)
-    if pictured:
-        cards += pictured
-        leads = _leads(cards, scene.ink, profile)
-    _mark_top(cards, leads)
-    cards.sort(key=lambda c: float(c.quad[:, 0].mean()))
-    return cards, warnings
+    return cards, leads, failure
 
 
 def _in_perspective(scene: Scene, cards: list[_Card]) -> bool:

@@ -1,0 +1,317 @@
+"""Cards found by their picture's keypoints where no index was read.
+
+``by_picture`` reads a card only from a card-shaped part of a card region that no read card
+covers. A card lying on cards that were read (a joker without an index dropped on a meld), or
+a court fanned over another with its index hidden, leaves no such part. Where some of the card
+regions is still unexplained, local features (SIFT keypoints) of the learned pictures are
+looked for in the photo around it; where enough of one picture's agree on one placement (a
+homography, by RANSAC) whose outline covers some of the unexplained part, that outline is a
+card's. The learned picture then names it as in ``by_picture``: the picture must fit the photo
+within the outline well, and clearly better than any card drawn otherwise. Cards drawn alike
+(a deck's jokers in several inks, ``ALIKE``) share their keypoints; of those, the one whose
+picture fits best is named, with the next as its alternative. Cards so read are unsure
+(``by_picture.PICTURE_WORST``): the player is asked.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+from typing import Final
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from scorekeeper.vision.assemble import _Card
+from scorekeeper.vision.by_picture import (
+    COVER_GROWTH,
+    PICTURE_ALONE,
+    PICTURE_LEAD,
+    PICTURE_WORST,
+    _LeftOver,
+)
+from scorekeeper.vision.features import CANON_CORNERS, CANON_H, CANON_W
+from scorekeeper.vision.pictures import _picture_fits, _Pictures
+from scorekeeper.vision.profile import DeckProfile
+from scorekeeper.vision.rereading import REREAD_INSET, _scaled
+from scorekeeper.vision.scene import Scene
+
+#: Card width (pixels) at which the photo's keypoints are found, and the learned pictures'
+#: (half of ``CANON_W``). SIFT doubles its image before it looks; over whole photos of the
+#: looked-at joker set, at twice this it took 0.86 s a photo against 0.11 s; of the cards
+#: missed on six of its decks, it placed 7 against 4.
+KEYPOINT_WIDTH: Final = 80
+#: The most pixels keypoints are looked for on: past this, the part's surroundings are looked at
+#: smaller. SIFT's pyramid takes about 230 bytes a pixel of what it looks at (84 MB for 700 x
+#: 525 pixels), and a server reading photos keeps under 500 MB.
+KEYPOINT_AREA: Final = 300_000
+#: SIFT's contrast threshold: lower than its default (0.04), for pale and blurred prints.
+CONTRAST: Final = 0.02
+#: A photo keypoint matches a learned one whose descriptor lies nearer than this share of the
+#: distance to the nearest of any other picture (Lowe's ratio test).
+MATCH_RATIO: Final = 0.8
+#: Photo keypoints matched at a time (the distances to every learned keypoint are held).
+MATCH_ROWS: Final = 256
+#: The fewest matches that agree on one placement (within ``RANSAC_PIXELS`` of the photo's
+#: keypoints, at ``KEYPOINT_WIDTH``) for it to be a card's. On the decks looked at, absent
+#: cards drawn unlike any card present gathered up to 8.
+LEAST_INLIERS: Final = 12
+RANSAC_PIXELS: Final = 4.0
+#: Two learned pictures whose inkness correlates at least this much are drawn alike.
+ALIKE: Final = 0.95
+#: The placed outline's long side over its short side may be this far (share) from the card's.
+SHAPE_SLACK: Final = 0.2
+#: At least this share of the placed outline lies where no read card does.
+EXPLAINS: Final = 0.2
+#: Keypoints are looked for only around unexplained parts that show a picture: at least this
+#: share of their pixels ink (inkness over ``PART_INK_LEVEL``). On the decks looked at, the
+#: parts where cards were found showed 0.22-0.57; five in six of the others (glare, the gaps
+#: of a fan, a cloth that passes as card white), under 0.1.
+PART_INK: Final = 0.15
+PART_INK_LEVEL: Final = 0.3
+#: The card width (share of the photo's long side) keypoints are found at where no card is read.
+UNREAD_WIDTH: Final = 0.2
+#: A placement whose outline and a read card's overlap by more than this (of the smaller) is
+#: of that card, placed short by its index (two cards do not lie in one place). On the decks
+#: looked at, a joker found on a pile overlapped a card under it by 0.51; one found over a
+#: joker read short, by 1.0.
+SAME_PLACE: Final = 0.8
+
+
+@dataclass(frozen=True)
+class _Learned:
+    """The learned pictures' keypoints, one set for each group of cards drawn alike."""
+
+    groups: tuple[tuple[int, ...], ...]  # cards drawn alike
+    points: npt.NDArray[np.float32]  # (K, 2) on the canonical card
+    descriptors: npt.NDArray[np.float32]  # (K, 128)
+    group_of: npt.NDArray[np.int32]  # (K,) which group each keypoint is of
+
+
+_LEARNED: weakref.WeakKeyDictionary[DeckProfile, _Learned] = weakref.WeakKeyDictionary()
+
+
+def _sift() -> cv2.SIFT:
+    return cv2.SIFT.create(contrastThreshold=CONTRAST)
+
+
+def _learned(profile: DeckProfile) -> _Learned:
+    """The keypoints of ``profile``'s pictures (found on its first photo that needs them)."""
+    if profile not in _LEARNED:
+        groups = _alike(profile.ink)
+        sift = _sift()
+        points, descriptors, group_of = [], [], []
+        k = KEYPOINT_WIDTH / CANON_W
+        for g, members in enumerate(groups):
+            found, described = sift.detectAndCompute(cv2.resize(
+                profile.ink[members[0]], None, fx=k, fy=k, interpolation=cv2.INTER_AREA), None)
+            if described is None:
+                continue
+            points.append(np.array([p.pt for p in found], np.float32) / k)
+            descriptors.append(described.astype(np.float32))
+            group_of.append(np.full(len(found), g, np.int32))
+        _LEARNED[profile] = _Learned(
+            tuple(groups),
+            np.concatenate(points) if points else np.zeros((0, 2), np.float32),
+            np.concatenate(descriptors) if descriptors else np.zeros((0, 128), np.float32),
+            np.concatenate(group_of) if group_of else np.zeros(0, np.int32))
+    return _LEARNED[profile]
+
+
+def _alike(ink: npt.NDArray[np.uint8]) -> list[tuple[int, ...]]:
+    """The cards grouped by their pictures (inkness, ``CANON_H`` x ``CANON_W`` each): a card
+    joins the first group whose first card's picture correlates with its at ``ALIKE`` or more.
+
+    >>> star = np.zeros((CANON_H, CANON_W), np.uint8); star[100:180, 60:140] = 255
+    >>> ring = np.zeros_like(star); ring[20:60, 20:180] = 255
+    >>> _alike(np.stack([star, ring, star]))
+    [(0, 2), (1,)]
+    """
+    if not len(ink):
+        return []
+    small = np.stack([cv2.resize(i, (CANON_W // 4, CANON_H // 4), interpolation=cv2.INTER_AREA)
+                      for i in ink]).reshape(len(ink), -1).astype(np.float32)
+    small -= small.mean(axis=1, keepdims=True)
+    small /= np.maximum(np.linalg.norm(small, axis=1, keepdims=True), 1e-6)
+    groups: list[list[int]] = []
+    for card in range(len(ink)):
+        for group in groups:
+            if float(small[group[0]] @ small[card]) >= ALIKE:
+                group.append(card)
+                break
+        else:
+            groups.append([card])
+    return [tuple(g) for g in groups]
+
+
+def _by_keypoints(scene: Scene, cards: list[_Card], profile: DeckProfile,
+                  left: _LeftOver) -> list[_Card]:
+    """The cards found by their pictures' keypoints where some of ``scene``'s card regions is
+    left unexplained by ``cards`` (``left``, from ``by_picture._left_over``), named by their
+    learned pictures."""
+    n = len(profile.codes)
+    if not n or not left.labels:
+        return []
+    h, w = left.parts.shape
+    inked = scene.ink[:2 * h:2, :2 * w:2] > PART_INK_LEVEL
+    labels = left.parts[:inked.shape[0], :inked.shape[1]].ravel()
+    ink_of = np.bincount(labels, weights=inked.ravel(), minlength=max(left.labels) + 1)
+    area_of = np.bincount(labels, minlength=max(left.labels) + 1)
+    shows = [label for label in left.labels
+             if ink_of[label] >= PART_INK * max(int(area_of[label]), 1)]
+    if not shows:
+        return []
+    unexplained = np.isin(left.parts, shows)
+    width = left.width or UNREAD_WIDTH * max(scene.ink.shape)
+    found = _placements(scene, unexplained, width, _learned(profile))
+    read = {c.card for c in cards}
+    hidden = [_scaled(c.quad, 1.0 + COVER_GROWTH) for c in cards]
+    pictures = _Pictures(profile)
+    learned = _learned(profile)
+    out: list[_Card] = []
+    for group, quad in found:
+        short = min(float(np.linalg.norm(quad[1] - quad[0])),
+                    float(np.linalg.norm(quad[3] - quad[2])))
+        if not left.least <= short <= left.most or any(
+                _overlap(quad, c.quad) > SAME_PLACE for c in cards + out):
+            continue
+        if _share_within(quad, unexplained) < EXPLAINS:
+            continue
+        named = _named(scene.ink, pictures, quad, learned.groups[group], read, n, hidden)
+        if named is None:
+            continue
+        card, second = named
+        read.add(card)
+        out.append(_Card(card, PICTURE_WORST, 0.0, second, quad, canon=CANON_CORNERS,
+                         worst=PICTURE_WORST))
+    return out
+
+
+def _placements(scene: Scene, unexplained: npt.NDArray[np.bool_], width: float,
+                learned: _Learned) -> list[tuple[int, npt.NDArray[np.float64]]]:
+    """Where the learned pictures' keypoints place a card around the ``unexplained`` part (at
+    half size) of the card regions, for cards ``width`` working pixels wide: (group of cards
+    drawn alike, its outline in working pixels as ``CANON_CORNERS``), the best supported
+    first."""
+    if not len(learned.descriptors):
+        return []
+    ys, xs = np.nonzero(unexplained)
+    h, w = scene.ink.shape
+    x0, x1 = max(0, int(2 * xs.min() - width)), min(w, int(2 * xs.max() + width))
+    y0, y1 = max(0, int(2 * ys.min() - width)), min(h, int(2 * ys.max() + width))
+    f = min(1.0, KEYPOINT_WIDTH / max(width, 1.0),
+            (KEYPOINT_AREA / max((x1 - x0) * (y1 - y0), 1)) ** 0.5)
+    size = (max(1, round(f * (x1 - x0))), max(1, round(f * (y1 - y0))))
+    crop = cv2.resize(np.clip(scene.ink[y0:y1, x0:x1] * 255.0, 0, 255).astype(np.uint8), size,
+                      interpolation=cv2.INTER_AREA)
+    regions = (scene.filled[y0 // 2:(y1 + 1) // 2, x0 // 2:(x1 + 1) // 2] > 0).astype(np.uint8)
+    mask = cv2.resize(regions, size, interpolation=cv2.INTER_NEAREST)
+    keys, described = _sift().detectAndCompute(crop, mask)
+    if described is None or len(keys) < LEAST_INLIERS:
+        return []
+    by_group: dict[int, list[tuple[int, int]]] = {}
+    for pair in _matches(described.astype(np.float32), learned.descriptors):
+        by_group.setdefault(int(learned.group_of[pair[1]]), []).append(pair)
+    photo_points = np.array([k.pt for k in keys], np.float32)
+    out: list[tuple[int, int, npt.NDArray[np.float64]]] = []
+    for group, matched in by_group.items():
+        if len(matched) < LEAST_INLIERS:
+            continue
+        query, train = (np.array(side) for side in zip(*matched, strict=True))
+        homography, inliers = cv2.findHomography(learned.points[train], photo_points[query],
+                                                 cv2.RANSAC, RANSAC_PIXELS)
+        if homography is None or int(inliers.sum()) < LEAST_INLIERS:
+            continue
+        corners = cv2.perspectiveTransform(CANON_CORNERS[None].astype(np.float32), homography)[0]
+        quad = corners.astype(np.float64) / f + (x0, y0)
+        if _card_shaped(quad):
+            out.append((int(inliers.sum()), group, quad))
+    out.sort(key=lambda found: -found[0])
+    return [(group, quad) for _, group, quad in out]
+
+
+def _matches(photo: npt.NDArray[np.float32], learned: npt.NDArray[np.float32]) -> (
+        list[tuple[int, int]]):
+    """(photo keypoint, learned keypoint) of each photo descriptor whose nearest learned one
+    lies nearer than ``MATCH_RATIO`` of the distance to the next nearest.
+
+    >>> learned = np.array([[0.0, 0.0], [10.0, 0.0], [0.0, 10.0]], np.float32)
+    >>> _matches(np.array([[9.0, 1.0], [5.0, 5.0]], np.float32), learned)
+    [(0, 1)]
+    """
+    if len(learned) < 2 or not len(photo):
+        return []
+    squares = np.square(learned).sum(axis=1)[None, :]
+    out: list[tuple[int, int]] = []
+    # A few hundred rows at a time: the distances of all at once (thousands of keypoints by
+    # thousands) took a server's memory up by a hundred megabytes and more.
+    for start in range(0, len(photo), MATCH_ROWS):
+        rows = photo[start:start + MATCH_ROWS]
+        # Squared distances, less each photo descriptor's own square (the same along a row).
+        distances = squares - 2.0 * (rows @ learned.T)
+        at = np.arange(len(rows))
+        nearest = np.argmin(distances, axis=1)
+        first = distances[at, nearest].copy()
+        distances[at, nearest] = np.inf
+        second = distances.min(axis=1)
+        own = np.square(rows).sum(axis=1)
+        first, second = np.maximum(first + own, 0.0), np.maximum(second + own, 0.0)
+        good = np.flatnonzero(first < MATCH_RATIO ** 2 * second)
+        out += [(start + int(q), int(nearest[q])) for q in good.tolist()]
+    return out
+
+
+def _card_shaped(quad: npt.NDArray[np.float64]) -> bool:
+    """Whether a placed outline is a card's: convex, as long for its width as the card.
+
+    >>> _card_shaped(np.array([[0.0, 0.0], [100.0, 0.0], [100.0, 140.0], [0.0, 140.0]]))
+    True
+    >>> _card_shaped(np.array([[0.0, 0.0], [100.0, 0.0], [0.0, 140.0], [100.0, 140.0]]))
+    False
+    """
+    if not cv2.isContourConvex(quad.astype(np.float32)):
+        return False
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    short, long = (sides[0] + sides[2]) / 2.0, (sides[1] + sides[3]) / 2.0
+    return bool(short > 0 and abs(long / short / (CANON_H / CANON_W) - 1.0) <= SHAPE_SLACK)
+
+
+def _share_within(quad: npt.NDArray[np.float64], part: npt.NDArray[np.bool_]) -> float:
+    """The share of a quad (working pixels) that lies on ``part`` (half size)."""
+    inside = np.zeros(part.shape, np.uint8)
+    cv2.fillConvexPoly(inside, np.round(quad / 2.0).astype(np.int32), 1)
+    area = int(inside.sum())
+    return float((inside.astype(bool) & part).sum()) / area if area else 0.0
+
+
+def _overlap(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> float:
+    """The area two convex quads share, over the smaller's."""
+    shared, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    smaller = min(cv2.contourArea(a.astype(np.float32)), cv2.contourArea(b.astype(np.float32)))
+    return float(shared) / smaller if smaller > 0 else 0.0
+
+
+def _named(ink: npt.NDArray[np.float32], pictures: _Pictures, quad: npt.NDArray[np.float64],
+           alike: tuple[int, ...], read: set[int], n: int,
+           hidden: list[npt.NDArray[np.float64]]) -> tuple[int, int] | None:
+    """The card of ``alike`` (not among ``read``) whose picture explains the photo inside
+    ``quad`` (less the ``hidden`` outlines) best, and its runner-up; None unless it fits at
+    ``PICTURE_ALONE`` and by ``PICTURE_LEAD`` better than any card drawn otherwise."""
+    shown = _scaled(quad, 1.0 - REREAD_INSET)
+    width = float(np.linalg.norm(quad[1] - quad[0]))
+    fits = _picture_fits(ink, pictures, shown, width,
+                         [(i, CANON_CORNERS, quad) for i in range(n)], hidden)
+    if fits is None:
+        return None
+    per_card = np.array(fits)
+    members = [c for c in alike if c not in read]
+    if not members:
+        return None
+    others = np.delete(per_card, list(alike))
+    best = max(members, key=lambda c: per_card[c])
+    rival = float(others.max()) if len(others) else -1.0
+    if per_card[best] < PICTURE_ALONE or per_card[best] - rival < PICTURE_LEAD:
+        return None
+    runners = sorted((c for c in range(n) if c != best), key=lambda c: -per_card[c])
+    return best, runners[0] if runners else -1

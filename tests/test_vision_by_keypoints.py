@@ -1,0 +1,140 @@
+"""Cards found by their picture's keypoints where no index was read
+(``by_keypoints._by_keypoints``): on drawn arrays."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import cv2
+import numpy as np
+import pytest
+
+from scorekeeper.vision import by_keypoints
+from scorekeeper.vision.assemble import _Card, _confidence
+from scorekeeper.vision.by_picture import _left_over
+from scorekeeper.vision.features import CANON_H, CANON_W
+from scorekeeper.vision.recognition import CHECK_BELOW
+from scorekeeper.vision.scene import Scene
+from tests.test_vision_top import CANON, _drawn
+
+SIZE = (600, 800)  # rows, columns of the working image
+UNDER = np.array([[100.0, 100.0], [300.0, 100.0], [300.0, 380.0], [100.0, 380.0]])
+# A card dropped on it, turned a little, half of it off the card under it.
+ON_TOP = np.array([[230.0, 170.0], [425.0, 215.0], [362.0, 488.0], [167.0, 443.0]])
+APART = UNDER + (420.0, 0.0)
+
+
+def _speckled(seed: int) -> np.ndarray:
+    """A picture (inkness 0..255) of many blots: a joker's or a court's drawing stands in."""
+    rng = np.random.default_rng(seed)
+    picture = np.zeros((CANON_H, CANON_W), np.uint8)
+    for _ in range(45):
+        centre = (int(rng.integers(15, CANON_W - 15)), int(rng.integers(15, CANON_H - 15)))
+        axes = (int(rng.integers(3, 16)), int(rng.integers(3, 16)))
+        cv2.ellipse(picture, centre, axes, float(rng.integers(0, 180)), 0, 360,
+                    int(rng.integers(110, 256)), -1)
+    return picture
+
+
+def _pip() -> np.ndarray:
+    """A plain card: one large disc in its middle."""
+    picture = np.zeros((CANON_H, CANON_W), np.uint8)
+    cv2.circle(picture, (CANON_W // 2, CANON_H // 2), 40, 255, -1)
+    return picture
+
+
+class _Profile(SimpleNamespace):
+    """The parts of a profile read here (pictures and codes), kept by identity as one is."""
+
+    __hash__ = object.__hash__
+
+
+CODES = ("Ahe", "jk-red", "jk-black", "Kcl")
+ACE, RED, BLACK, KING = range(4)
+# The two jokers are drawn alike; the king is drawn otherwise.
+PROFILE = _Profile(ink=np.stack([_pip(), _speckled(1), _speckled(1), _speckled(2)]),
+                          codes=CODES)
+
+
+def _scene(*cards: tuple[int, np.ndarray]) -> Scene:
+    """A photo of cards drawn in order (the last on top); cards that overlap are one card
+    region."""
+    ink = np.zeros(SIZE, np.float32)
+    white = np.zeros((SIZE[0] // 2, SIZE[1] // 2), np.uint8)
+    for card, quad in cards:
+        _drawn(PROFILE.ink, card, quad, ink)
+        cv2.fillConvexPoly(white, np.round(quad / 2.0).astype(np.int32), 1)
+    _, filled = cv2.connectedComponents(white)
+    norm = np.repeat((1.0 - ink)[..., None], 3, axis=2)
+    return Scene(norm, ink, filled.astype(np.int32), {},
+                 np.ones((SIZE[0] // 4, SIZE[1] // 4, 3), np.float32))
+
+
+def _read(card: int, quad: np.ndarray) -> _Card:
+    return _Card(card, 0.97, 0.5, -1, quad.copy(), canon=CANON, worst=0.97)
+
+
+def _found(scene: Scene, cards: list[_Card]) -> list[_Card]:
+    return by_keypoints._by_keypoints(scene, cards, PROFILE,  # type: ignore[arg-type]
+                                      _left_over(scene, cards))
+
+
+def _corner_error(quad: np.ndarray, truth: np.ndarray) -> float:
+    return float(np.abs(quad - truth).max())
+
+
+@pytest.fixture(autouse=True)
+def _fresh() -> None:
+    by_keypoints._LEARNED.clear()
+
+
+def test_a_card_without_an_index_dropped_on_a_read_card_is_found_and_asked_about() -> None:
+    found = _found(_scene((ACE, UNDER), (KING, ON_TOP)), [_read(ACE, UNDER)])
+    assert [c.card for c in found] == [KING]
+    assert _corner_error(found[0].quad, ON_TOP) < 6.0
+    assert _confidence(found[0].score, found[0].second, found[0].worst) < CHECK_BELOW
+
+
+def test_of_cards_drawn_alike_the_one_not_read_elsewhere_is_named_with_the_other_as_rival() -> (
+        None):
+    found = _found(_scene((RED, APART), (ACE, UNDER), (BLACK, ON_TOP)),
+                   [_read(RED, APART), _read(ACE, UNDER)])
+    assert [(c.card, c.second_card) for c in found] == [(BLACK, RED)]
+
+
+def test_a_placement_over_a_card_read_short_is_that_card_not_another() -> None:
+    # The king read (from an index, as another card) with an outline half as long as the card:
+    # its foot is left unexplained, and its keypoints place it over the card read.
+    short = UNDER.copy()
+    short[2:, 1] -= 130.0
+    scene = _scene((KING, UNDER))
+    assert _left_over(scene, [_read(ACE, short)]).labels
+    assert _found(scene, [_read(ACE, short)]) == []
+    assert [c.card for c in _found(scene, [])] == [KING]
+
+
+def test_a_picture_the_profile_lacks_or_a_blank_part_finds_nothing() -> None:
+    stranger = _Profile(ink=np.stack([_pip(), _speckled(3)]), codes=("Ahe", "Kcl"))
+    scene = _scene((KING, ON_TOP))
+    assert by_keypoints._by_keypoints(scene, [], stranger,  # type: ignore[arg-type]
+                                      _left_over(scene, [])) == []
+    assert _found(_scene((ACE, UNDER)), []) == []
+
+
+def test_keypoints_are_looked_for_only_where_a_part_left_shows_a_picture(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    looked: list[int] = []
+    real = by_keypoints._placements
+    monkeypatch.setattr(by_keypoints, "_placements",
+                        lambda *args: looked.append(1) or real(*args))  # type: ignore[func-returns-value]
+    blank = _pip()
+    blank[:] = 0
+    profile = _Profile(ink=np.stack([blank, _speckled(2)]), codes=("Ahe", "Kcl"))
+    scene = Scene(np.ones(SIZE + (3,), np.float32), np.zeros(SIZE, np.float32),
+                  _scene((ACE, UNDER)).filled, {}, np.ones((SIZE[0] // 4, SIZE[1] // 4, 3),
+                                                             np.float32))
+    assert by_keypoints._by_keypoints(scene, [], profile,  # type: ignore[arg-type]
+                                      _left_over(scene, [])) == []
+    assert looked == []
+    _found(_scene((ACE, UNDER), (KING, ON_TOP)), [_read(ACE, UNDER)])
+    assert looked == [1]
