@@ -54,8 +54,9 @@ MATCH_RATIO: Final = 0.8
 #: Photo keypoints matched at a time (the distances to every learned keypoint are held).
 MATCH_ROWS: Final = 256
 #: The fewest matches that agree on one placement (within ``RANSAC_PIXELS`` of the photo's
-#: keypoints, at ``KEYPOINT_WIDTH``) for it to be a card's. On the decks looked at, absent
-#: cards drawn unlike any card present gathered up to 8.
+#: keypoints, at ``KEYPOINT_WIDTH``) for it to be a card's. Over whole photos of the looked-at
+#: joker set, cards absent gathered up to 10; up to 15 where a joker drawn nearly alike (under
+#: ``ALIKE``) lay in the photo: for those, the learned pictures' fit decides (``_named``).
 LEAST_INLIERS: Final = 12
 RANSAC_PIXELS: Final = 4.0
 #: Two learned pictures whose inkness correlates at least this much are drawn alike.
