@@ -53,7 +53,7 @@ CODES = ("Ahe", "jk-red", "jk-black", "Kcl")
 ACE, RED, BLACK, KING = range(4)
 # The two jokers are drawn alike; the king is drawn otherwise.
 PROFILE = _Profile(ink=np.stack([_pip(), _speckled(1), _speckled(1), _speckled(2)]),
-                          codes=CODES)
+                   codes=CODES)
 
 
 def _scene(*cards: tuple[int, np.ndarray]) -> Scene:

@@ -23,13 +23,14 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from scorekeeper.vision.assemble import _Card
+from scorekeeper.vision.assemble import _Card, _overlap_share
 from scorekeeper.vision.by_picture import (
     COVER_GROWTH,
     PICTURE_ALONE,
     PICTURE_LEAD,
     PICTURE_WORST,
     _LeftOver,
+    _short_side,
 )
 from scorekeeper.vision.features import CANON_CORNERS, CANON_H, CANON_W
 from scorekeeper.vision.pictures import _picture_fits, _Pictures
@@ -165,17 +166,17 @@ def _by_keypoints(scene: Scene, cards: list[_Card], profile: DeckProfile,
         return []
     unexplained = np.isin(left.parts, shows)
     width = left.width or UNREAD_WIDTH * max(scene.ink.shape)
-    found = _placements(scene, unexplained, width, _learned(profile))
+    learned = _learned(profile)
+    found = _placements(scene, unexplained, width, learned)
     read = {c.card for c in cards}
     hidden = [_scaled(c.quad, 1.0 + COVER_GROWTH) for c in cards]
     pictures = _Pictures(profile)
-    learned = _learned(profile)
     out: list[_Card] = []
     for group, quad in found:
-        short = min(float(np.linalg.norm(quad[1] - quad[0])),
-                    float(np.linalg.norm(quad[3] - quad[2])))
-        if not left.least <= short <= left.most or any(
-                _overlap(quad, c.quad) > SAME_PLACE for c in cards + out):
+        # Overlap as a share of the smaller outline: the larger of the two shares.
+        if not left.least <= _short_side(quad) <= left.most or any(
+                max(_overlap_share(quad, c.quad), _overlap_share(c.quad, quad)) > SAME_PLACE
+                for c in cards + out):
             continue
         if _share_within(quad, unexplained) < EXPLAINS:
             continue
@@ -284,13 +285,6 @@ def _share_within(quad: npt.NDArray[np.float64], part: npt.NDArray[np.bool_]) ->
     cv2.fillConvexPoly(inside, np.round(quad / 2.0).astype(np.int32), 1)
     area = int(inside.sum())
     return float((inside.astype(bool) & part).sum()) / area if area else 0.0
-
-
-def _overlap(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> float:
-    """The area two convex quads share, over the smaller's."""
-    shared, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
-    smaller = min(cv2.contourArea(a.astype(np.float32)), cv2.contourArea(b.astype(np.float32)))
-    return float(shared) / smaller if smaller > 0 else 0.0
 
 
 def _named(ink: npt.NDArray[np.float32], pictures: _Pictures, quad: npt.NDArray[np.float64],

@@ -115,8 +115,16 @@ def _card_part(part: npt.NDArray[np.bool_], least: float, most: float) -> (
         quad = 2.0 * _quad_of(part.astype(np.uint8), h, w)
     except NoCardFoundError:
         return None
-    short = min(float(np.linalg.norm(quad[1] - quad[0])), float(np.linalg.norm(quad[3] - quad[2])))
-    return quad if least <= short <= most else None
+    return quad if least <= _short_side(quad) <= most else None
+
+
+def _short_side(quad: npt.NDArray[np.float64]) -> float:
+    """The shorter of a card outline's two short sides (its first and third).
+
+    >>> _short_side(np.array([[0.0, 0.0], [10.0, 0.0], [12.0, 14.0], [0.0, 14.0]]))
+    10.0
+    """
+    return min(float(np.linalg.norm(quad[1] - quad[0])), float(np.linalg.norm(quad[3] - quad[2])))
 
 
 def _named(ink: FloatImage, pictures: _Pictures, quad: npt.NDArray[np.float64], n: int) -> (
