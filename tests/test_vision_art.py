@@ -34,6 +34,7 @@ from scorekeeper.vision.learn import (
     normalise_card,
 )
 from scorekeeper.vision.profile import DeckProfile
+from scorekeeper.vision.recognition import CHECK_BELOW
 from scorekeeper.vision.reference import DrawnCard
 from scorekeeper.vision.synth import SynthPhoto, calibration_photo, make_photo, match, outline_off
 
@@ -847,6 +848,50 @@ def test_a_court_card_that_shows_no_index_is_not_learned_from_the_deck() -> None
     with pytest.raises(NoIndexFoundError, match="nor where the deck's learned kings and "
                                                 "oracles show theirs"):
         learn_from_deck("Kor", norm, peers)
+
+
+def test_a_court_card_that_shows_no_index_is_learned_by_its_picture_and_read_from_it(
+        tmp_path: Path) -> None:
+    # The Swiss pattern's courts show no index: calibration refused them, so they could
+    # never be read. They are learned by their picture alone, with a word to the player, and
+    # read where their face shows, asked about (one lying alone, its dark picture to its rim
+    # outside the card region its white makes).
+    _need_art("swiss-xvii")
+    deck = aisleriot("swiss-xvii")
+    codes = ["Kcl", "Qcl", "Jhe", "2cl", "5cl", "9cl", "3sp", "7he", "10di"]
+    result = calibrate_dir(_folder(tmp_path, deck, codes, 7), deck="standard")
+    assert set(result.learned) == set(codes) and not result.failed
+    assert {m.code for m in result.profile.models() if m.picture_only} == {"Kcl", "Qcl", "Jhe"}
+    assert set(result.doubts) == {"Kcl", "Qcl", "Jhe"}
+    assert "by its picture alone" in result.doubts["Kcl"]
+    for seed in (3, 5):
+        shot = make_photo(np.random.default_rng(seed), ["Kcl", "5cl", "9cl"], deck,
+                          size=(2000, 1500), kind="apart")
+        found = recognize(shot.jpeg, result.profile).cards
+        assert _read_as(shot, found, "Kcl"), (seed, [c.code for c in found])
+        assert next(c for c in found if c.code == "Kcl").confidence < CHECK_BELOW
+
+
+def test_a_blank_card_is_not_learned_by_its_picture(tmp_path: Path) -> None:
+    # With no index and no picture, there is nothing to know the card by: it stays refused,
+    # and the player is told to photograph its face.
+    _need_art("swiss-xvii")
+    deck = aisleriot("swiss-xvii")
+    drawn = deck.cards["Kcl"]
+    blank = DrawnCard("Kcl", np.full_like(drawn.image, 255), drawn.alpha)
+    rng = np.random.default_rng(7)
+    (tmp_path / "Kcl.jpg").write_bytes(calibration_photo(
+        rng, "Kcl", ArtDeck(deck.name, deck.kind, {"Kcl": blank}), (1600, 1200)))
+    # Alone, it is refused until the deck shows where its clubs' index lies ...
+    with pytest.raises(NoIndexFoundError, match="learn some of the deck's other clubs first"):
+        learn_photo(tmp_path / "Kcl.jpg", "Kcl")
+    # ... and then for want of a picture.
+    (tmp_path / "2cl.jpg").write_bytes(calibration_photo(rng, "2cl", deck, (1600, 1200)))
+    peers = [learn_photo(tmp_path / "2cl.jpg", "2cl")]
+    with pytest.raises(NoIndexFoundError, match="too little picture"):
+        learn_photo(tmp_path / "Kcl.jpg", "Kcl", peers)
+    result = calibrate_dir(tmp_path, deck="standard")
+    assert result.learned.keys() == {"2cl"} and "too little picture" in result.failed["Kcl.jpg"]
 
 
 def test_a_card_learned_unlike_the_deck_is_learned_where_the_deck_shows_its_index() -> None:

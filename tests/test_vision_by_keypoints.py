@@ -24,11 +24,11 @@ ON_TOP = np.array([[230.0, 170.0], [425.0, 215.0], [362.0, 488.0], [167.0, 443.0
 APART = UNDER + (420.0, 0.0)
 
 
-def _speckled(seed: int) -> np.ndarray:
+def _speckled(seed: int, blots: int = 45) -> np.ndarray:
     """A picture (inkness 0..255) of many blots: a joker's or a court's drawing stands in."""
     rng = np.random.default_rng(seed)
     picture = np.zeros((CANON_H, CANON_W), np.uint8)
-    for _ in range(45):
+    for _ in range(blots):
         centre = (int(rng.integers(15, CANON_W - 15)), int(rng.integers(15, CANON_H - 15)))
         axes = (int(rng.integers(3, 16)), int(rng.integers(3, 16)))
         cv2.ellipse(picture, centre, axes, float(rng.integers(0, 180)), 0, 360,
@@ -44,9 +44,15 @@ def _pip() -> np.ndarray:
 
 
 class _Profile(SimpleNamespace):
-    """The parts of a profile read here (pictures and codes), kept by identity as one is."""
+    """The parts of a profile read here (pictures, codes, and which cards are known by their
+    picture alone: none unless given), kept by identity as one is."""
 
     __hash__ = object.__hash__
+
+    def __init__(self, ink: np.ndarray, codes: tuple[str, ...],
+                 picture_only: tuple[str, ...] = ()) -> None:
+        super().__init__(ink=ink, codes=codes,
+                         picture_only=np.array([c in picture_only for c in codes], np.bool_))
 
 
 CODES = ("Ahe", "jk-red", "jk-black", "Kcl")
@@ -56,13 +62,13 @@ PROFILE = _Profile(ink=np.stack([_pip(), _speckled(1), _speckled(1), _speckled(2
                    codes=CODES)
 
 
-def _scene(*cards: tuple[int, np.ndarray]) -> Scene:
-    """A photo of cards drawn in order (the last on top); cards that overlap are one card
-    region."""
+def _scene(*cards: tuple[int, np.ndarray], profile: _Profile | None = None) -> Scene:
+    """A photo of cards of ``profile`` (``PROFILE``) drawn in order (the last on top); cards
+    that overlap are one card region."""
     ink = np.zeros(SIZE, np.float32)
     white = np.zeros((SIZE[0] // 2, SIZE[1] // 2), np.uint8)
     for card, quad in cards:
-        _drawn(PROFILE.ink, card, quad, ink)
+        _drawn((profile or PROFILE).ink, card, quad, ink)
         cv2.fillConvexPoly(white, np.round(quad / 2.0).astype(np.int32), 1)
     _, filled = cv2.connectedComponents(white)
     norm = np.repeat((1.0 - ink)[..., None], 3, axis=2)
@@ -76,7 +82,7 @@ def _read(card: int, quad: np.ndarray) -> _Card:
 
 def _found(scene: Scene, cards: list[_Card]) -> list[_Card]:
     return by_keypoints._by_keypoints(scene, cards, PROFILE,  # type: ignore[arg-type]
-                                      _left_over(scene, cards))
+                                      _left_over(scene, cards, PROFILE))  # type: ignore[arg-type]
 
 
 def _corner_error(quad: np.ndarray, truth: np.ndarray) -> float:
@@ -108,7 +114,7 @@ def test_a_placement_over_a_card_read_short_is_that_card_not_another() -> None:
     short = UNDER.copy()
     short[2:, 1] -= 130.0
     scene = _scene((KING, UNDER))
-    assert _left_over(scene, [_read(ACE, short)]).labels
+    assert _left_over(scene, [_read(ACE, short)], PROFILE).labels  # type: ignore[arg-type]
     assert _found(scene, [_read(ACE, short)]) == []
     assert [c.card for c in _found(scene, [])] == [KING]
 
@@ -117,7 +123,7 @@ def test_a_picture_the_profile_lacks_or_a_blank_part_finds_nothing() -> None:
     stranger = _Profile(ink=np.stack([_pip(), _speckled(3)]), codes=("Ahe", "Kcl"))
     scene = _scene((KING, ON_TOP))
     assert by_keypoints._by_keypoints(scene, [], stranger,  # type: ignore[arg-type]
-                                      _left_over(scene, [])) == []
+                                      _left_over(scene, [], stranger)) == []  # type: ignore[arg-type]
     assert _found(_scene((ACE, UNDER)), []) == []
 
 
@@ -134,7 +140,56 @@ def test_keypoints_are_looked_for_only_where_a_part_left_shows_a_picture(
                   _scene((ACE, UNDER)).filled, {}, np.ones((SIZE[0] // 4, SIZE[1] // 4, 3),
                                                              np.float32))
     assert by_keypoints._by_keypoints(scene, [], profile,  # type: ignore[arg-type]
-                                      _left_over(scene, [])) == []
+                                      _left_over(scene, [], profile)) == []  # type: ignore[arg-type]
     assert looked == []
     _found(_scene((ACE, UNDER), (KING, ON_TOP)), [_read(ACE, UNDER)])
     assert looked == [1]
+
+
+def test_a_card_without_an_index_lying_across_two_read_cards_is_found() -> None:
+    # A court drawn to its rim lies on top, half on each of two cards read from their index:
+    # their outlines cover it whole, but their pictures leave its ink unexplained.
+    profile = _Profile(ink=np.stack([_pip(), _speckled(1), _speckled(2, blots=160)]),
+                       codes=("Ahe", "jk-red", "Kcl"), picture_only=("Kcl",))
+    right = UNDER + (190.0, 0.0)
+    across = UNDER + (95.0, 10.0)
+    scene = _scene((ACE, UNDER), (RED, right), (KING - 1, across), profile=profile)
+    cards = [_read(ACE, UNDER), _read(RED, right)]
+    left = _left_over(scene, cards, profile)  # type: ignore[arg-type]
+    inside = np.zeros(left.explained.shape, np.uint8)
+    cv2.fillConvexPoly(inside, np.round(across / 2.0).astype(np.int32), 1)
+    inked = (inside > 0) & (scene.ink[::2, ::2] > 0.3)
+    assert left.explained[inked].mean() < 0.5
+    found = by_keypoints._by_keypoints(scene, cards, profile, left)  # type: ignore[arg-type]
+    assert [c.card for c in found] == [KING - 1]
+    assert _corner_error(found[0].quad, across) < 6.0
+
+
+def test_read_cards_explain_their_own_pictures_and_what_lies_under_the_one_above() -> None:
+    profile = _Profile(PROFILE.ink, CODES, picture_only=("jk-black",))
+    above = UNDER + (120.0, 0.0)
+    scene = _scene((ACE, UNDER), (KING, above))
+    left = _left_over(scene, [_read(ACE, UNDER), _read(KING, above)],
+                      profile)  # type: ignore[arg-type]
+    inside = np.zeros(left.explained.shape, np.uint8)
+    for quad in (UNDER, above):
+        cv2.fillConvexPoly(inside, np.round(quad / 2.0).astype(np.int32), 1)
+    assert left.explained[inside > 0].all()
+    assert by_keypoints._by_keypoints(scene, [_read(ACE, UNDER), _read(KING, above)], profile,
+                                      left) == []  # type: ignore[arg-type]
+
+
+def test_where_every_card_has_an_index_read_cards_explain_what_their_outlines_cover() -> None:
+    # The cheaper reading: a card drawn to its rim lying across two read cards is not looked
+    # for in a deck where every card shows an index (it would have been read by it).
+    profile = _Profile(ink=np.stack([_pip(), _speckled(1), _speckled(2, blots=160)]),
+                       codes=("Ahe", "jk-red", "Kcl"))
+    right = UNDER + (190.0, 0.0)
+    across = UNDER + (95.0, 10.0)
+    scene = _scene((ACE, UNDER), (RED, right), (KING - 1, across), profile=profile)
+    cards = [_read(ACE, UNDER), _read(RED, right)]
+    left = _left_over(scene, cards, profile)  # type: ignore[arg-type]
+    inside = np.zeros(left.explained.shape, np.uint8)
+    cv2.fillConvexPoly(inside, np.round(across / 2.0).astype(np.int32), 1)
+    assert left.explained[inside > 0].mean() > 0.95
+    assert by_keypoints._by_keypoints(scene, cards, profile, left) == []  # type: ignore[arg-type]

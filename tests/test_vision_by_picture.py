@@ -34,7 +34,7 @@ def _scene(*cards: tuple[int | None, np.ndarray]) -> Scene:
 def _by_picture(scene: Scene, cards: list[_Card], profile: object) -> list[_Card]:
     """``by_picture._by_picture`` on what none of ``cards`` covers."""
     return by_picture._by_picture(scene, cards, profile,  # type: ignore[arg-type]
-                                  by_picture._left_over(scene, cards))
+                                  by_picture._left_over(scene, cards, profile))  # type: ignore[arg-type]
 
 
 def _read(card: int, quad: np.ndarray) -> _Card:

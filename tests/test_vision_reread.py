@@ -29,7 +29,8 @@ def _pictures() -> np.ndarray:
     return np.stack([stripes, discs, ring, stripes])
 
 
-PROFILE = SimpleNamespace(ink=_pictures(), codes=CODES)
+PROFILE = SimpleNamespace(ink=_pictures(), codes=CODES,
+                          picture_only=np.zeros(len(CODES), np.bool_))
 QUAD = np.array([[100.0, 100.0], [300.0, 100.0], [300.0, 380.0], [100.0, 380.0]])
 ABOVE = np.array([[40.0, 60.0], [240.0, 60.0], [240.0, 340.0], [40.0, 340.0]])
 

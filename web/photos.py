@@ -285,7 +285,7 @@ def learn_one(table: Table, code: str, data: bytes, source: str, deck: str,
     """Learn one card from its photo and store it (raises PhotoError with the reason); return
     a warning when its corner index looks unlike the table's other learned cards'."""
     from scorekeeper.vision import DeckProfile, VisionError, learn_photo
-    from scorekeeper.vision.calibration import index_doubt
+    from scorekeeper.vision.calibration import learned_doubt
 
     check_photo(data)
     learned = decks().profile(table)
@@ -295,7 +295,7 @@ def learn_one(table: Table, code: str, data: bytes, source: str, deck: str,
             model = learn_photo(data, code, peers)
         except VisionError as exc:
             raise vision_failure(exc) from exc
-    doubt = index_doubt(model, peers)
+    doubt = learned_doubt(model, peers)
     one = DeckProfile.from_models(name or f"table {table.id}", deck, [model]).to_bytes()
     decks().learn(table, code, one, source, deck, name)
     return doubt

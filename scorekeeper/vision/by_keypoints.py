@@ -25,7 +25,6 @@ import numpy.typing as npt
 
 from scorekeeper.vision.assemble import _Card, _overlap_share
 from scorekeeper.vision.by_picture import (
-    COVER_GROWTH,
     PICTURE_ALONE,
     PICTURE_LEAD,
     PICTURE_WORST,
@@ -153,23 +152,15 @@ def _by_keypoints(scene: Scene, cards: list[_Card], profile: DeckProfile,
     left unexplained by ``cards`` (``left``, from ``by_picture._left_over``), named by their
     learned pictures."""
     n = len(profile.codes)
-    if not n or not left.labels:
+    if not n or not left.joined_labels:
         return []
-    h, w = left.parts.shape
-    inked = scene.ink[:2 * h:2, :2 * w:2] > PART_INK_LEVEL
-    labels = left.parts[:inked.shape[0], :inked.shape[1]].ravel()
-    ink_of = np.bincount(labels, weights=inked.ravel(), minlength=max(left.labels) + 1)
-    area_of = np.bincount(labels, minlength=max(left.labels) + 1)
-    shows = [label for label in left.labels
-             if ink_of[label] >= PART_INK * max(int(area_of[label]), 1)]
-    if not shows:
+    unexplained = _showing(scene, left)
+    if not unexplained.any():
         return []
-    unexplained = np.isin(left.parts, shows)
     width = left.width or UNREAD_WIDTH * max(scene.ink.shape)
     learned = _learned(profile)
     found = _placements(scene, unexplained, width, learned)
     read = {c.card for c in cards}
-    hidden = [_scaled(c.quad, 1.0 + COVER_GROWTH) for c in cards]
     pictures = _Pictures(profile)
     out: list[_Card] = []
     for group, quad in found:
@@ -180,13 +171,34 @@ def _by_keypoints(scene: Scene, cards: list[_Card], profile: DeckProfile,
             continue
         if _share_within(quad, unexplained) < EXPLAINS:
             continue
-        named = _named(scene.ink, pictures, quad, learned.groups[group], read, n, hidden)
+        named = _named(scene.ink, pictures, quad, learned.groups[group], read, n, left.explained)
         if named is None:
             continue
         card, second = named
         read.add(card)
         out.append(_Card(card, PICTURE_WORST, 0.0, second, quad, canon=CANON_CORNERS,
                          worst=PICTURE_WORST))
+    return out
+
+
+def _showing(scene: Scene, left: _LeftOver) -> npt.NDArray[np.bool_]:
+    """The unexplained parts (``left``, joined, at half size) that show a picture
+    (``PART_INK``); for a deck with cards known by their picture alone, each with what no read
+    card explains within its convex hull: a picture dark to its card's rim lies outside the
+    card region (the card's white), around it."""
+    h, w = left.parts.shape
+    inked = np.zeros((h, w), np.bool_)
+    small = scene.ink[:2 * h:2, :2 * w:2] > PART_INK_LEVEL
+    inked[:small.shape[0], :small.shape[1]] = small
+    out = np.zeros((h, w), np.bool_)
+    for label in left.joined_labels:
+        part = left.joined == label
+        if left.pictured:
+            hull = np.zeros((h, w), np.uint8)
+            cv2.fillConvexPoly(hull, cv2.convexHull(cv2.findNonZero(part.astype(np.uint8))), 1)
+            part = (hull > 0) & ~left.explained
+        if inked[part].mean() >= PART_INK:
+            out |= part
     return out
 
 
@@ -207,7 +219,8 @@ def _placements(scene: Scene, unexplained: npt.NDArray[np.bool_], width: float,
     size = (max(1, round(f * (x1 - x0))), max(1, round(f * (y1 - y0))))
     crop = cv2.resize(np.clip(scene.ink[y0:y1, x0:x1] * 255.0, 0, 255).astype(np.uint8), size,
                       interpolation=cv2.INTER_AREA)
-    regions = (scene.filled[y0 // 2:(y1 + 1) // 2, x0 // 2:(x1 + 1) // 2] > 0).astype(np.uint8)
+    cut = (slice(y0 // 2, (y1 + 1) // 2), slice(x0 // 2, (x1 + 1) // 2))
+    regions = ((scene.filled[cut] > 0) | unexplained[cut]).astype(np.uint8)
     mask = cv2.resize(regions, size, interpolation=cv2.INTER_NEAREST)
     keys, described = _sift().detectAndCompute(crop, mask)
     if described is None or len(keys) < LEAST_INLIERS:
@@ -289,14 +302,15 @@ def _share_within(quad: npt.NDArray[np.float64], part: npt.NDArray[np.bool_]) ->
 
 def _named(ink: npt.NDArray[np.float32], pictures: _Pictures, quad: npt.NDArray[np.float64],
            alike: tuple[int, ...], read: set[int], n: int,
-           hidden: list[npt.NDArray[np.float64]]) -> tuple[int, int] | None:
+           explained: npt.NDArray[np.bool_]) -> tuple[int, int] | None:
     """The card of ``alike`` (not among ``read``) whose picture explains the photo inside
-    ``quad`` (less the ``hidden`` outlines) best, and its runner-up; None unless it fits at
-    ``PICTURE_ALONE`` and by ``PICTURE_LEAD`` better than any card drawn otherwise."""
+    ``quad`` (less what read cards ``explained``, at half size) best, and its runner-up; None
+    unless it fits at ``PICTURE_ALONE`` and by ``PICTURE_LEAD`` better than any card drawn
+    otherwise."""
     shown = _scaled(quad, 1.0 - REREAD_INSET)
     width = float(np.linalg.norm(quad[1] - quad[0]))
     fits = _picture_fits(ink, pictures, shown, width,
-                         [(i, CANON_CORNERS, quad) for i in range(n)], hidden)
+                         [(i, CANON_CORNERS, quad) for i in range(n)], blocked=explained)
     if fits is None:
         return None
     per_card = np.array(fits)

@@ -34,8 +34,10 @@ from scorekeeper.vision.learn import (
     deck_fit,
     learn_from_deck,
     learn_normalised,
+    learn_picture,
     normalise_card,
     sharpness,
+    shows_its_suit,
 )
 from scorekeeper.vision.profile import CardModel, DeckProfile
 from scorekeeper.vision.scene import card_mask, fill_regions, white_balance
@@ -351,16 +353,23 @@ def _learn_alone(image: bytes | str | Path, code: str, cards: list[FloatImage]) 
 
 def _learn_from_deck(code: str, cards: list[FloatImage], peers: Sequence[CardModel],
                      error: NoIndexFoundError) -> CardModel:
-    """``learn_from_deck`` on each straightened card in turn; the last refusal if none (the
-    card's own, ``error``, for a card without a suit)."""
-    if Card.parse(code).suit is None:
+    """``learn_from_deck`` on each straightened card in turn (a suited card's); where none
+    gives an index, the card learned by its picture alone (``learn_picture``) from the first:
+    its corner shows none (a Swiss pattern's court, a joker drawn to its rim). The last
+    refusal where no card was straightened (the card's own, ``error``), or where the deck's
+    learned cards do not yet show where its suit's index lies: learned later, it is looked for
+    there first."""
+    if Card.parse(code).suit is not None:
+        for norm in cards:
+            try:
+                return learn_from_deck(code, norm, peers)
+            except NoIndexFoundError as exc:
+                error = exc
+        if not shows_its_suit(code, peers):
+            raise error
+    if not cards:
         raise error
-    for norm in cards:
-        try:
-            return learn_from_deck(code, norm, peers)
-        except NoIndexFoundError as exc:
-            error = exc
-    raise error
+    return learn_picture(code, cards[0])
 
 
 def calibrate_dir(
@@ -431,7 +440,7 @@ def calibrate_dir(
                 models[code] = learn_photo(path / learned[code], code, [
                     m for c, m in models.items() if c != code])
     doubts = {code: doubt for code, model in models.items()
-              if (doubt := index_doubt(model, models.values())) is not None}
+              if (doubt := learned_doubt(model, models.values())) is not None}
     order = [c for c in deck_codes(deck) if c in models]
     profile = DeckProfile.from_models(name or path.name, deck, [models[c] for c in order])
     missing = tuple(c for c in deck_codes(deck) if c not in models
@@ -451,9 +460,9 @@ def index_doubt(model: CardModel, others: Iterable[CardModel]) -> str | None:
     'Khe: the suit pip found in its corner is 0.40 times the size'
     """
     card = Card.parse(model.code)
-    if card.suit is None or model.lone:
+    if card.suit is None or model.lone or model.picture_only:
         return None
-    suited = [m for m in others if m.code != model.code and not m.lone
+    suited = [m for m in others if m.code != model.code and not m.lone and not m.picture_only
               and Card.parse(m.code).suit is not None]
     problem = None
     same = [m.pip_ratio for m in suited if Card.parse(m.code).suit == card.suit]
@@ -474,6 +483,23 @@ def index_doubt(model: CardModel, others: Iterable[CardModel]) -> str | None:
             "cards show only a picture), what was learned is part of the picture and the card "
             "may be misread: check it in a test photo, or retake this one sharp, in even light, "
             "with the top-left corner in full view")
+
+
+def learned_doubt(model: CardModel, others: Iterable[CardModel]) -> str | None:
+    """What the player should know of a learned card: that it was learned by its picture
+    alone (no corner index was found), or why its index looks unlike the deck's
+    (``index_doubt``); None where nothing.
+
+    >>> from scorekeeper.vision.profile import empty_model
+    >>> learned_doubt(empty_model("Kcl"), [])[:63]
+    'Kcl: no corner index (rank above suit) was found in its corner,'
+    """
+    if not model.picture_only:
+        return index_doubt(model, others)
+    return (f"{model.code}: no corner index (rank above suit) was found in its corner, so it was "
+            "learned by its picture alone: it is read only where most of its face shows, and "
+            "the player is asked to check it. If its corner does show an index, retake this "
+            "photo sharp, in even light, with the top-left corner in full view")
 
 
 def _code_of(file: Path, deck: DeckKind) -> str:

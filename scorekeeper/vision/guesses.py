@@ -95,7 +95,7 @@ def _guesses(scene: Scene, blobs: list[Blob], profile: DeckProfile) -> list[_Gue
     the two sizes against each other, within what the deck's own indices show), not by an
     estimate of the card's size: that estimate fails when cards overlap or merge with a
     pale table."""
-    if not (~profile.lone).any():
+    if not profile.paired.any():
         return []
     r_lo, r_hi = _pair_range(profile)
     by_region: dict[int, list[int]] = {}
@@ -184,7 +184,7 @@ def _waist_guesses(scene: Scene, blobs: list[Blob], halves: list[tuple[int, int]
                    profile: DeckProfile) -> list[_Guess]:
     """The two halves of each mark with a waist (``blobs`` at ``halves``) as a rank over its
     pip, either way round, where the deck's indices allow it (as ``_guesses``)."""
-    if not halves or not (~profile.lone).any():
+    if not halves or not profile.paired.any():
         return []
     r_lo, r_hi = _pair_range(profile)
     pairs = np.array([pair for a, b in halves for pair in ((a, b), (b, a))], np.int64)

@@ -75,7 +75,7 @@ def _kept(profile: DeckProfile) -> _Kept:
         shown = tuple(_rank_and_suit(code) for code in profile.codes)
         _KEPT[profile] = _Kept(_groups(profile, own), glyphs, {}, shown, {
             rank_and_suit: card for card, rank_and_suit in enumerate(shown)
-            if rank_and_suit is not None and not profile.lone[card]},
+            if rank_and_suit is not None and profile.paired[card]},
             _placements(profile.corners[~profile.lone[profile.owner]]), _chains(profile))
     return _KEPT[profile]
 
@@ -86,7 +86,7 @@ def _chains(profile: DeckProfile) -> tuple[tuple[int, float, float, float], ...]
     the card's first template (the rank at (0, -1), the pip at the origin)."""
     out = []
     grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * CHAIN_GROW + 1,) * 2)
-    for card in np.nonzero(~profile.lone)[0].tolist():
+    for card in np.nonzero(profile.paired)[0].tolist():
         template = int(np.nonzero(profile.owner == card)[0][0])
         to_canon = profile.to_canon[template].astype(np.float64)
         ink = (profile.ink[card] > 127).astype(np.uint8)

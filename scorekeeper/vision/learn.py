@@ -50,7 +50,7 @@ from scorekeeper.vision.features import (
     patch_matrix,
     sample_patch,
 )
-from scorekeeper.vision.profile import CardModel
+from scorekeeper.vision.profile import CardModel, empty_model
 
 #: The opening (pixels on the canonical card) that parts a pip from court art it touches by a
 #: thin line (a sword's point under a king's heart), tried after every level.
@@ -134,6 +134,11 @@ LIKE_SUIT_FIT: Final = 0.9
 #: ... the ``REFINED`` best frames each moved by up to ``REFINE_SHIFT`` canonical pixels and
 #: scaled by each of ``REFINE_SCALES``.
 REFINED: Final = 3
+#: A card learned by its picture alone (``learn_picture``) shows at least this share of its
+#: pixels ink (inkness over ``PICTURE_INK_LEVEL``): a blank card shows no picture to know it
+#: by. The least inked cards of four looked-at decks (a grey-faced two, an ace) show 0.025.
+PICTURE_INK: Final = 0.01
+PICTURE_INK_LEVEL: Final = 0.3
 REFINE_SHIFT: Final = 3
 REFINE_SCALES: Final = (0.94, 0.97, 1.0, 1.03, 1.06)
 
@@ -386,6 +391,35 @@ def _learned(code: str, norm: FloatImage, origin: npt.NDArray[np.float64],
     )
 
 
+def learn_picture(code: str, norm: FloatImage) -> CardModel:
+    """Learn a card by its picture alone, from its canonical picture divided by its white
+    (``normalise_card``): for a card whose corner shows no index (the courts of a Swiss
+    pattern, a joker drawn to its rim), read only where its face shows (``by_picture``,
+    ``by_keypoints``). Raises NoIndexFoundError where the card shows too little picture to
+    know it by (under ``PICTURE_INK`` of it ink: a blank card).
+
+    >>> blank = np.ones((CANON_H, CANON_W, 3), np.float32)
+    >>> learn_picture("Kcl", blank)
+    Traceback (most recent call last):
+    ...
+    scorekeeper.vision.errors.NoIndexFoundError: no corner index (rank above suit) found in \
+the card's top-left corner, and too little picture to know the card by: photograph the card's \
+face, flat, in even light
+    >>> blank[100:300, 60:200] = (0.2, 0.2, 0.8)
+    >>> model = learn_picture("Kcl", blank)
+    >>> model.picture_only, [round(v, 2) for v in model.colour.tolist()]
+    (True, [1.0, 1.0, 0.25])
+    """
+    ink = _learned_ink(norm)
+    if float((ink > PICTURE_INK_LEVEL).mean()) < PICTURE_INK:
+        raise NoIndexFoundError("no corner index (rank above suit) found in the card's top-left "
+                                "corner, and too little picture to know the card by: photograph "
+                                "the card's face, flat, in even light")
+    model = empty_model(code)
+    return replace(model, colour=ink_colour(norm, ink),
+                   ink=np.round(ink * 255).astype(np.uint8))
+
+
 def _learned_ink(norm: FloatImage) -> FloatImage:
     """The inkness of a normalised canonical card as recognition sees it on a card: its rim
     blank (``_blank_rim``), and blank outside its white (``_outside_white``)."""
@@ -480,6 +514,18 @@ where they show theirs
     return _learned(code, turned, origin, [anchor], look.pip_ratio, False)
 
 
+def shows_its_suit(code: str, peers: Sequence[CardModel]) -> bool:
+    """Whether the deck's learned cards, ``peers``, show where a suited card's index lies
+    (some of its suit is learned with an index): only then is a card whose index is found
+    nowhere known to show none.
+
+    >>> from scorekeeper.vision.profile import empty_model
+    >>> shows_its_suit("Kcl", [empty_model("2cl", d_ratio=0.1)]), shows_its_suit("Kcl", [])
+    (True, False)
+    """
+    return _DeckLook.of(code, peers) is not None
+
+
 def _patch(ink: FloatImage, frame: npt.NDArray[np.float64]) -> FloatImage:
     """An index patch of a card's ink in ``frame``, described (``describe``)."""
     unit = float(np.hypot(frame[0, 1], frame[1, 1]))
@@ -512,7 +558,7 @@ def deck_fit(model: CardModel, peers: Sequence[CardModel]) -> float | None:
     >>> deck_fit(empty_model("Kcl"), [empty_model("Khe")]) is None  # no other club
     True
     """
-    if Card.parse(model.code).suit is None or model.lone:
+    if Card.parse(model.code).suit is None or model.lone or model.picture_only:
         return None
     look = _DeckLook.of(model.code, peers)
     return None if look is None else look.fit(model.templates[0])
@@ -533,7 +579,8 @@ class _DeckLook:
     def of(cls, code: str, peers: Sequence[CardModel]) -> _DeckLook | None:
         card = Card.parse(code)
         suited = [(m, Card.parse(m.code)) for m in peers
-                  if not m.lone and m.code != code and Card.parse(m.code).suit is not None]
+                  if not m.lone and not m.picture_only and m.code != code
+                  and Card.parse(m.code).suit is not None]
         ranks = [m for m, c in suited if c.rank == card.rank]
         suits = [m for m, c in suited if c.suit == card.suit]
         if not suits:

@@ -24,11 +24,13 @@ OVERLAP_BLUR: Final = 0.02
 def _picture_fits(ink: FloatImage, pictures: _Pictures, poly: npt.NDArray[np.float64],
                   width: float, placed: list[tuple[int, npt.NDArray[np.float64],
                                                    npt.NDArray[np.float64]]],
-                  hidden: Sequence[npt.NDArray[np.float64]] = ()) -> list[float] | None:
+                  hidden: Sequence[npt.NDArray[np.float64]] = (),
+                  blocked: npt.NDArray[np.bool_] | None = None) -> list[float] | None:
     """How well each of ``placed`` (a card, its corners on its learned picture, and in the
     photo) explains the photo's inkness within the polygon ``poly``, less the polygons
-    ``hidden``: the correlation of the ``_picture_samples``; None where too little is left."""
-    samples = _picture_samples(ink, pictures, poly, width, placed, hidden)
+    ``hidden`` and the pixels ``blocked`` (at half size): the correlation of the
+    ``_picture_samples``; None where too little is left."""
+    samples = _picture_samples(ink, pictures, poly, width, placed, hidden, blocked)
     if samples is None:
         return None
     photo, drawn = samples
@@ -38,7 +40,8 @@ def _picture_fits(ink: FloatImage, pictures: _Pictures, poly: npt.NDArray[np.flo
 def _picture_samples(ink: FloatImage, pictures: _Pictures, poly: npt.NDArray[np.float64],
                      width: float, placed: list[tuple[int, npt.NDArray[np.float64],
                                                       npt.NDArray[np.float64]]],
-                     hidden: Sequence[npt.NDArray[np.float64]] = ()) -> (
+                     hidden: Sequence[npt.NDArray[np.float64]] = (),
+                     blocked: npt.NDArray[np.bool_] | None = None) -> (
         tuple[FloatImage, list[FloatImage]] | None):
     """The photo's inkness within the convex polygon ``poly`` less the convex polygons
     ``hidden``, and each of ``placed``'s learned picture drawn there (a card, its corners on
@@ -56,6 +59,9 @@ def _picture_samples(ink: FloatImage, pictures: _Pictures, poly: npt.NDArray[np.
     cv2.fillConvexPoly(mask, np.round(f * (poly - (x0, y0))).astype(np.int32), 1)
     for other in hidden:
         cv2.fillConvexPoly(mask, np.round(f * (other - (x0, y0))).astype(np.int32), 0)
+    if blocked is not None:
+        cut = blocked[y0 // 2:(y1 + 1) // 2, x0 // 2:(x1 + 1) // 2].astype(np.uint8)
+        mask[cv2.resize(cut, size, interpolation=cv2.INTER_NEAREST) > 0] = 0
     inside = mask > 0
     if inside.sum() < 16:
         return None

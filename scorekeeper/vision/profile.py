@@ -43,6 +43,15 @@ class CardModel:
     ink: npt.NDArray[np.uint8]  # (CANON_H, CANON_W): the card's inkness, 0..255
     lone: bool = False  # the corner shows one mark (a joker's star): templates of it alone
 
+    @property
+    def picture_only(self) -> bool:
+        """No corner index was found: the card is known by its picture alone.
+
+        >>> empty_model("Kcl").picture_only, empty_model("Kcl", d_ratio=0.1).picture_only
+        (True, False)
+        """
+        return len(self.templates) == 0
+
 
 @dataclass(frozen=True, slots=True, eq=False, weakref_slot=True)
 class DeckProfile:
@@ -95,6 +104,19 @@ class DeckProfile:
 
     def __len__(self) -> int:
         return len(self.codes)
+
+    @property
+    def picture_only(self) -> npt.NDArray[np.bool_]:
+        """(N,): the cards known by their picture alone (``CardModel.picture_only``)."""
+        out: npt.NDArray[np.bool_] = np.bincount(self.owner, minlength=len(self.codes)) == 0
+        return out
+
+    @property
+    def paired(self) -> npt.NDArray[np.bool_]:
+        """(N,): the cards learned by a corner index of a rank and a suit pip (not a lone
+        mark, not by their picture alone)."""
+        out: npt.NDArray[np.bool_] = ~self.lone & ~self.picture_only
+        return out
 
     def models(self) -> list[CardModel]:
         """The card models, in the profile's order."""

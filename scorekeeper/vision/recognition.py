@@ -174,10 +174,10 @@ def find_cards(
         return [], ["no cards found: lay the cards on a plain table or cloth and fill the photo "
                     "with them"]
     cards, leads, failure = _read_indices(img, scene, profile, detail)
-    left = _left_over(scene, cards)
+    left = _left_over(scene, cards, profile)
     pictured = _by_picture(scene, cards, profile, left)
     if pictured:
-        left = _left_over(scene, cards + pictured)
+        left = _left_over(scene, cards + pictured, profile)
     pictured += _by_keypoints(scene, cards + pictured, profile, left)
     if pictured:
         cards += pictured
