@@ -146,23 +146,32 @@ def test_keypoints_are_looked_for_only_where_a_part_left_shows_a_picture(
     assert looked == [1]
 
 
-def test_a_card_without_an_index_lying_across_two_read_cards_is_found() -> None:
-    # A court drawn to its rim lies on top, half on each of two cards read from their index:
-    # their outlines cover it whole, but their pictures leave its ink unexplained.
+def _across(picture_only: tuple[str, ...]) -> tuple[Scene, list[_Card], _Profile, np.ndarray]:
+    """A court drawn to its rim (``Kcl``) lying on top, half on each of two cards read from
+    their index: the scene, the cards read, the profile, and the inside of the court's outline
+    at half size."""
     profile = _Profile(ink=np.stack([_pip(), _speckled(1), _speckled(2, blots=160)]),
-                       codes=("Ahe", "jk-red", "Kcl"), picture_only=("Kcl",))
+                       codes=("Ahe", "jk-red", "Kcl"), picture_only=picture_only)
     right = UNDER + (190.0, 0.0)
-    across = UNDER + (95.0, 10.0)
-    scene = _scene((ACE, UNDER), (RED, right), (KING - 1, across), profile=profile)
-    cards = [_read(ACE, UNDER), _read(RED, right)]
+    scene = _scene((ACE, UNDER), (RED, right), (KING - 1, ACROSS), profile=profile)
+    inside = np.zeros((SIZE[0] // 2, SIZE[1] // 2), np.uint8)
+    cv2.fillConvexPoly(inside, np.round(ACROSS / 2.0).astype(np.int32), 1)
+    return scene, [_read(ACE, UNDER), _read(RED, right)], profile, inside > 0
+
+
+ACROSS = UNDER + (95.0, 10.0)
+
+
+def test_a_card_without_an_index_lying_across_two_read_cards_is_found() -> None:
+    # The read cards' outlines cover the court whole, but their pictures leave its ink
+    # unexplained.
+    scene, cards, profile, inside = _across(picture_only=("Kcl",))
     left = _left_over(scene, cards, profile)  # type: ignore[arg-type]
-    inside = np.zeros(left.explained.shape, np.uint8)
-    cv2.fillConvexPoly(inside, np.round(across / 2.0).astype(np.int32), 1)
-    inked = (inside > 0) & (scene.ink[::2, ::2] > 0.3)
+    inked = inside & (scene.ink[::2, ::2] > 0.3)
     assert left.explained[inked].mean() < 0.5
     found = by_keypoints._by_keypoints(scene, cards, profile, left)  # type: ignore[arg-type]
     assert [c.card for c in found] == [KING - 1]
-    assert _corner_error(found[0].quad, across) < 6.0
+    assert _corner_error(found[0].quad, ACROSS) < 6.0
 
 
 def test_read_cards_explain_their_own_pictures_and_what_lies_under_the_one_above() -> None:
@@ -182,14 +191,7 @@ def test_read_cards_explain_their_own_pictures_and_what_lies_under_the_one_above
 def test_where_every_card_has_an_index_read_cards_explain_what_their_outlines_cover() -> None:
     # The cheaper reading: a card drawn to its rim lying across two read cards is not looked
     # for in a deck where every card shows an index (it would have been read by it).
-    profile = _Profile(ink=np.stack([_pip(), _speckled(1), _speckled(2, blots=160)]),
-                       codes=("Ahe", "jk-red", "Kcl"))
-    right = UNDER + (190.0, 0.0)
-    across = UNDER + (95.0, 10.0)
-    scene = _scene((ACE, UNDER), (RED, right), (KING - 1, across), profile=profile)
-    cards = [_read(ACE, UNDER), _read(RED, right)]
+    scene, cards, profile, inside = _across(picture_only=())
     left = _left_over(scene, cards, profile)  # type: ignore[arg-type]
-    inside = np.zeros(left.explained.shape, np.uint8)
-    cv2.fillConvexPoly(inside, np.round(across / 2.0).astype(np.int32), 1)
-    assert left.explained[inside > 0].mean() > 0.95
+    assert left.explained[inside].mean() > 0.95
     assert by_keypoints._by_keypoints(scene, cards, profile, left) == []  # type: ignore[arg-type]

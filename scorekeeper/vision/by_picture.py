@@ -6,6 +6,9 @@ holds a card-shaped part that no card read covers, the learned picture that expl
 part best, clearly better than any other card's and well in itself, names the card; unless it
 is a card read elsewhere in the photo (an outline placed off its card leaves its card's
 picture uncovered). Such a card is read unsurely (``PICTURE_WORST``): the player is asked.
+In a deck with cards known by their picture alone (calibration found no index on them), a read
+card covers only what its picture explains (``_left_over``), so such a card is looked for on
+top of read cards too.
 """
 
 from __future__ import annotations
