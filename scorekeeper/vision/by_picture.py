@@ -123,15 +123,9 @@ def _left_over(scene: Scene, cards: list[_Card], profile: DeckProfile) -> _LeftO
     closed = cv2.morphologyEx(cv2.resize(left, quarter, interpolation=cv2.INTER_NEAREST),
                               cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
     within = cv2.resize(region.astype(np.uint8), quarter, interpolation=cv2.INTER_NEAREST)
-    k = max(3, round(SLIVER * width / 4.0)) | 1
-    opened = cv2.morphologyEx(np.minimum(closed, within), cv2.MORPH_OPEN,
-                              np.ones((k, k), np.uint8))
-    _, small, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
-    joined = np.asarray(cv2.resize(small.astype(np.int32), (w, h),
-                                   interpolation=cv2.INTER_NEAREST), np.int32)
-    large = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= (least / 4.0) ** 2) + 1
-    return _LeftOver(parts, labels, least, most, width, explained, joined, large.tolist(),
-                     pictured)
+    small, large = _parts(np.minimum(closed, within), width, least, 4.0, cv2.MORPH_RECT)
+    joined = np.asarray(cv2.resize(small, (w, h), interpolation=cv2.INTER_NEAREST), np.int32)
+    return _LeftOver(parts, labels, least, most, width, explained, joined, large, pictured)
 
 
 def _covered(scene: Scene, cards: list[_Card]) -> npt.NDArray[np.bool_]:
@@ -144,17 +138,18 @@ def _covered(scene: Scene, cards: list[_Card]) -> npt.NDArray[np.bool_]:
     return out
 
 
-def _parts(left: npt.NDArray[np.uint8], width: float | None, least: float) -> tuple[
+def _parts(left: npt.NDArray[np.uint8], width: float | None, least: float,
+           shrink: float = 2.0, shape: int = cv2.MORPH_ELLIPSE) -> tuple[
         npt.NDArray[np.int32], list[int]]:
-    """The parts of ``left`` (opened by ``SLIVER`` of the cards' ``width``), labelled, and
-    those large enough to hold a card (a square of the ``least`` short side: most parts are
-    slivers by cards read)."""
+    """The parts of ``left`` (the working image shrunk by ``shrink``; opened by ``SLIVER`` of
+    the cards' ``width``, in ``shape``), labelled, and those large enough to hold a card (a
+    square of the ``least`` short side: most parts are slivers by cards read)."""
     if width is not None:
-        k = max(3, round(SLIVER * width / 2.0)) | 1
+        k = max(3, round(SLIVER * width / shrink)) | 1
         left = np.asarray(cv2.morphologyEx(
-            left, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))), np.uint8)
+            left, cv2.MORPH_OPEN, cv2.getStructuringElement(shape, (k, k))), np.uint8)
     _, parts, stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
-    large = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= (least / 2.0) ** 2) + 1
+    large = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= (least / shrink) ** 2) + 1
     return parts.astype(np.int32), large.tolist()
 
 

@@ -38,6 +38,7 @@ from scorekeeper.vision.learn import (
     normalise_card,
     sharpness,
     shows_its_suit,
+    suited_peers,
 )
 from scorekeeper.vision.profile import CardModel, DeckProfile
 from scorekeeper.vision.scene import card_mask, fill_regions, white_balance
@@ -460,12 +461,12 @@ def index_doubt(model: CardModel, others: Iterable[CardModel]) -> str | None:
     'Khe: the suit pip found in its corner is 0.40 times the size'
     """
     card = Card.parse(model.code)
-    if card.suit is None or model.lone or model.picture_only:
+    if card.suit is None or not model.paired:
         return None
-    suited = [m for m in others if m.code != model.code and not m.lone and not m.picture_only
-              and Card.parse(m.code).suit is not None]
+    peers = suited_peers(model.code, list(others))
+    suited = [m for m, _ in peers]
     problem = None
-    same = [m.pip_ratio for m in suited if Card.parse(m.code).suit == card.suit]
+    same = [m.pip_ratio for m, c in peers if c.suit == card.suit]
     if len(same) >= LIKE_PEERS:
         factor = model.pip_ratio / float(np.median(same))
         if not 1 / LIKE_DECK <= factor <= LIKE_DECK:

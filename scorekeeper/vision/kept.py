@@ -73,9 +73,10 @@ def _kept(profile: DeckProfile) -> _Kept:
         own = index_glyphs(profile.templates)
         glyphs = np.stack([grown(g, GLYPH_GROW) for g in own]) if len(own) else own
         shown = tuple(_rank_and_suit(code) for code in profile.codes)
+        paired = profile.paired
         _KEPT[profile] = _Kept(_groups(profile, own), glyphs, {}, shown, {
             rank_and_suit: card for card, rank_and_suit in enumerate(shown)
-            if rank_and_suit is not None and profile.paired[card]},
+            if rank_and_suit is not None and paired[card]},
             _placements(profile.corners[~profile.lone[profile.owner]]), _chains(profile))
     return _KEPT[profile]
 

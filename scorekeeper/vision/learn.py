@@ -523,7 +523,21 @@ def shows_its_suit(code: str, peers: Sequence[CardModel]) -> bool:
     >>> shows_its_suit("Kcl", [empty_model("2cl", d_ratio=0.1)]), shows_its_suit("Kcl", [])
     (True, False)
     """
-    return _DeckLook.of(code, peers) is not None
+    suit = Card.parse(code).suit
+    return any(c.suit == suit for _, c in suited_peers(code, peers))
+
+
+def suited_peers(code: str, peers: Sequence[CardModel]) -> list[tuple[CardModel, Card]]:
+    """The suited cards of ``peers`` other than ``code`` learned by a rank-over-pip index, each
+    with its card.
+
+    >>> from scorekeeper.vision.profile import empty_model
+    >>> [str(c) for _, c in suited_peers("Kcl", [empty_model("2cl", d_ratio=0.1),
+    ...                                          empty_model("Khe"), empty_model("Kcl", 0.1)])]
+    ['2cl']
+    """
+    return [(m, c) for m in peers
+            if m.paired and m.code != code and (c := Card.parse(m.code)).suit is not None]
 
 
 def _patch(ink: FloatImage, frame: npt.NDArray[np.float64]) -> FloatImage:
@@ -558,7 +572,7 @@ def deck_fit(model: CardModel, peers: Sequence[CardModel]) -> float | None:
     >>> deck_fit(empty_model("Kcl"), [empty_model("Khe")]) is None  # no other club
     True
     """
-    if Card.parse(model.code).suit is None or model.lone or model.picture_only:
+    if Card.parse(model.code).suit is None or not model.paired:
         return None
     look = _DeckLook.of(model.code, peers)
     return None if look is None else look.fit(model.templates[0])
@@ -578,9 +592,7 @@ class _DeckLook:
     @classmethod
     def of(cls, code: str, peers: Sequence[CardModel]) -> _DeckLook | None:
         card = Card.parse(code)
-        suited = [(m, Card.parse(m.code)) for m in peers
-                  if not m.lone and not m.picture_only and m.code != code
-                  and Card.parse(m.code).suit is not None]
+        suited = suited_peers(code, peers)
         ranks = [m for m, c in suited if c.rank == card.rank]
         suits = [m for m, c in suited if c.suit == card.suit]
         if not suits:

@@ -52,6 +52,12 @@ class CardModel:
         """
         return len(self.templates) == 0
 
+    @property
+    def paired(self) -> bool:
+        """Learned by a corner index of a rank and a suit pip (not a lone mark, not by its
+        picture alone), as ``DeckProfile.paired``."""
+        return not self.lone and not self.picture_only
+
 
 @dataclass(frozen=True, slots=True, eq=False, weakref_slot=True)
 class DeckProfile:
