@@ -1100,3 +1100,41 @@ def test_a_joker_whose_star_lies_by_another_cards_stronger_edges_is_read(
     assert _read_as(shot, found, code), [c.code for c in found]
     pairs = match(list(shot.cards), [card.corners for card in found])
     assert len(found) == len(set(pairs.values())), [c.code for c in found]  # nothing extra
+
+
+def _corners_blanked(card: DrawnCard) -> DrawnCard:
+    """``card`` with its four corners painted card white: it shows no index anywhere."""
+    image = card.image.copy()
+    h, w = image.shape[:2]
+    ch, cw = round(0.45 * h), round(0.35 * w)
+    for ys in (slice(0, ch), slice(h - ch, h)):
+        for xs in (slice(0, cw), slice(w - cw, w)):
+            image[ys, xs] = 255
+    return DrawnCard(card.code, image, card.alpha)
+
+
+def test_a_whole_suit_that_shows_no_index_is_learned_by_its_pictures(tmp_path: Path) -> None:
+    # A deck may print a suit with no index that is found (a rank printed apart from its
+    # pip). Taught a card at a time, such a card is refused until the deck shows where its
+    # suit's index lies; a folder that holds the whole suit shows it nowhere, and asking
+    # for more of the suit would not help: the suit is learned by its pictures, with a word.
+    _need_art("swiss-xvii")
+    deck = aisleriot("swiss-xvii")
+    clubs = [c for c in deck.codes if c.endswith("cl")]
+    assert len(clubs) == 13
+    blanked = ArtDeck(deck.name, deck.kind, {
+        code: _corners_blanked(card) if code in clubs else card
+        for code, card in deck.cards.items()})
+    others = ["3he", "7he", "10di"]
+    (tmp_path / "some").mkdir()
+    some = calibrate_dir(_folder(tmp_path / "some", blanked, clubs[:4] + others, 7),
+                         deck="standard")
+    assert set(some.learned) == set(others)
+    assert all("learn some of the deck's other clubs first" in some.failed[f"{c}.jpg"]
+               for c in clubs[:4])
+    (tmp_path / "whole").mkdir()
+    whole = calibrate_dir(_folder(tmp_path / "whole", blanked, clubs + others, 7),
+                          deck="standard")
+    assert set(whole.learned) == set(clubs + others) and not whole.failed
+    assert {m.code for m in whole.profile.models() if m.picture_only} == set(clubs)
+    assert all("by its picture alone" in whole.doubts[c] for c in clubs)

@@ -353,20 +353,21 @@ def _learn_alone(image: bytes | str | Path, code: str, cards: list[FloatImage]) 
 
 
 def _learn_from_deck(code: str, cards: list[FloatImage], peers: Sequence[CardModel],
-                     error: NoIndexFoundError) -> CardModel:
+                     error: NoIndexFoundError, whole_suit: bool = False) -> CardModel:
     """``learn_from_deck`` on each straightened card in turn (a suited card's); where none
     gives an index, the card learned by its picture alone (``learn_picture``) from the first:
     its corner shows none (a Swiss pattern's court, a joker drawn to its rim). The last
     refusal where no card was straightened (the card's own, ``error``), or where the deck's
     learned cards do not yet show where its suit's index lies: learned later, it is looked for
-    there first."""
+    there first; unless every card of its suit is being learned (``whole_suit``), when none
+    will."""
     if Card.parse(code).suit is not None:
         for norm in cards:
             try:
                 return learn_from_deck(code, norm, peers)
             except NoIndexFoundError as exc:
                 error = exc
-        if not shows_its_suit(code, peers):
+        if not whole_suit and not shows_its_suit(code, peers):
             raise error
     if not cards:
         raise error
@@ -380,6 +381,11 @@ def calibrate_dir(
     progress: Callable[[int, int, str, str | None], None] | None = None,
 ) -> Calibration:
     """Learn every card photo in a folder (file stem = card code).
+
+    A card whose index is found neither on its own nor where the deck's learned cards show
+    theirs is learned by its picture alone where some card of its suit shows an index, or
+    where the folder holds every card of its suit (a deck that prints a suit's rank apart
+    from its pip): asking for more of the suit first would not help.
 
     ``progress(done, total, file_name, error_or_None)`` is called after each photo.
     """
@@ -425,10 +431,12 @@ def calibrate_dir(
             error = str(exc)
         tell(file, error)
     peers = list(models.values())
+    whole = _whole_suits(deck, set(models) | {code for _, code, _, _ in unfound})
     for file, code, cards, alone in unfound:
         error = None
         try:
-            models[code] = _learn_from_deck(code, cards, peers, alone)
+            models[code] = _learn_from_deck(code, cards, peers, alone,
+                                            Card.parse(code).suit in whole)
             learned[code] = file.name
         except CalibrationError as exc:
             error = str(exc)
@@ -447,6 +455,23 @@ def calibrate_dir(
     missing = tuple(c for c in deck_codes(deck) if c not in models
                     and not any(f.stem.lower() == c.lower() for f in files))
     return Calibration(profile, learned, failed, missing, doubts)
+
+
+def _whole_suits(deck: DeckKind, given: set[str]) -> set[str]:
+    """The suits of ``deck`` whose every card is among the codes ``given``: where none of
+    them shows an index that was found, no card learned later will show where it lies.
+
+    >>> sorted(_whole_suits("standard", {f"{r}cl" for r in "A 2 3 4 5 6 7 8 9 10 J Q K".split()}))
+    ['cl']
+    >>> _whole_suits("standard", {"2cl", "3cl"})
+    set()
+    """
+    suits: dict[str, bool] = {}
+    for code in deck_codes(deck):
+        suit = Card.parse(code).suit
+        if suit is not None:
+            suits[suit] = suits.get(suit, True) and code in given
+    return {suit for suit, whole in suits.items() if whole}
 
 
 def index_doubt(model: CardModel, others: Iterable[CardModel]) -> str | None:
