@@ -99,7 +99,9 @@ def _left_over(scene: Scene, cards: list[_Card], profile: DeckProfile) -> _LeftO
     Where the deck has cards known by their picture alone (no corner index,
     ``DeckProfile.picture_only``), read cards explain what their pictures do (``_explained``),
     and the parts are also joined (``JOIN``): such a card is found lying on read cards, and
-    where read cards leave only its picture's parts. Elsewhere they explain what their
+    where read cards leave only its picture's parts; and the card regions are taken whole to
+    their convex hulls: such a card's picture may reach its rim, and a court lying on top of a
+    fan was then no part of its region's white. Elsewhere read cards explain what their
     outlines cover (grown by ``COVER_GROWTH``), and the parts stand apart: on the 28 looked-at
     decks and the joker set, pictures found the same cards there, in 2-7% more time a photo."""
     h, w = scene.filled.shape
@@ -110,7 +112,7 @@ def _left_over(scene: Scene, cards: list[_Card], profile: DeckProfile) -> _LeftO
     long_side = 2.0 * max(h, w)
     least, most = ((width / SIZE_SLACK, width * SIZE_SLACK) if width is not None
                    else (LEAST_WIDTH * long_side, long_side))
-    region = scene.filled > 0
+    region = (scene.hulls if pictured and scene.hulls is not None else scene.filled) > 0
     left = (region & ~explained).astype(np.uint8)
     parts, labels = _parts(left, width, least)
     if width is None or not pictured:
