@@ -25,15 +25,9 @@ import numpy as np
 import numpy.typing as npt
 
 from scorekeeper.vision.assemble import _Card, _overlap_share
-from scorekeeper.vision.by_picture import (
-    PICTURE_ALONE,
-    PICTURE_LEAD,
-    PICTURE_WORST,
-    _LeftOver,
-    _short_side,
-)
+from scorekeeper.vision.by_picture import PICTURE_WORST, _clearly_best, _LeftOver, _short_side
 from scorekeeper.vision.features import CANON_CORNERS, CANON_H, CANON_W
-from scorekeeper.vision.pictures import _picture_fits, _Pictures
+from scorekeeper.vision.pictures import _correlation, _picture_samples, _Pictures
 from scorekeeper.vision.profile import DeckProfile
 from scorekeeper.vision.rereading import REREAD_INSET, _scaled
 from scorekeeper.vision.scene import Scene
@@ -416,22 +410,20 @@ def _named(ink: npt.NDArray[np.float32], pictures: _Pictures, quad: npt.NDArray[
            explained: npt.NDArray[np.bool_]) -> tuple[int, int] | None:
     """The card of ``alike`` (not among ``read``) whose picture explains the photo inside
     ``quad`` (less what read cards ``explained``, at half size) best, and its runner-up; None
-    unless it fits at ``PICTURE_ALONE`` and by ``PICTURE_LEAD`` better than any card drawn
-    otherwise."""
+    unless it fits clearly better than any card drawn otherwise (``by_picture._clearly_best``)."""
     shown = _scaled(quad, 1.0 - REREAD_INSET)
     width = float(np.linalg.norm(quad[1] - quad[0]))
-    fits = _picture_fits(ink, pictures, shown, width,
-                         [(i, CANON_CORNERS, quad) for i in range(n)], blocked=explained)
-    if fits is None:
+    samples = _picture_samples(ink, pictures, shown, width,
+                               [(i, CANON_CORNERS, quad) for i in range(n)], blocked=explained)
+    if samples is None:
         return None
-    per_card = np.array(fits)
+    photo, drawn = samples
+    per_card = np.array([_correlation(photo, d) for d in drawn])
     members = [c for c in alike if c not in read]
     if not members:
         return None
-    others = np.delete(per_card, list(alike))
     best = max(members, key=lambda c: per_card[c])
-    rival = float(others.max()) if len(others) else -1.0
-    if per_card[best] < PICTURE_ALONE or per_card[best] - rival < PICTURE_LEAD:
+    if not _clearly_best(photo, drawn, per_card, best, (c for c in range(n) if c not in alike)):
         return None
     runners = sorted((c for c in range(n) if c != best), key=lambda c: -per_card[c])
     return best, runners[0] if runners else -1

@@ -13,6 +13,7 @@ top of read cards too.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
@@ -24,7 +25,7 @@ from scorekeeper.vision.assemble import _Card
 from scorekeeper.vision.calibration import _quad_of
 from scorekeeper.vision.errors import NoCardFoundError
 from scorekeeper.vision.features import CANON_CORNERS, FloatImage
-from scorekeeper.vision.pictures import _picture_fits, _Pictures
+from scorekeeper.vision.pictures import _correlation, _picture_samples, _Pictures, _told_apart
 from scorekeeper.vision.profile import DeckProfile
 from scorekeeper.vision.rereading import REREAD_INSET, _scaled
 from scorekeeper.vision.scene import Scene
@@ -35,6 +36,10 @@ from scorekeeper.vision.scene import Scene
 #: as a card of its pips' number.
 PICTURE_ALONE: Final = 0.9
 PICTURE_LEAD: Final = 0.15
+#: ... or by less, where the photo follows it against the rival's picture this surely where
+#: the two differ (``pictures._told_apart``): court cards drawn in one frame (KDE's oxygen
+#: decks) fit each other's photos within the lead, and a fully shown king went unread.
+TOLD_APART: Final = 0.5
 #: Read cards cover their outline grown by this share of their size (outlines are a few
 #: percent off), and what is left is opened by this share of the median card's width.
 COVER_GROWTH: Final = 0.06
@@ -219,15 +224,29 @@ def _named(ink: FloatImage, pictures: _Pictures, quad: npt.NDArray[np.float64], 
     width = float(np.linalg.norm(quad[1] - quad[0]))
     turns = (quad, np.roll(quad, 2, axis=0))
     # Both ways up in one comparison: the photo's side of it is sampled once.
-    fits = _picture_fits(ink, pictures, shown, width,
-                         [(i, CANON_CORNERS, turned) for turned in turns for i in range(n)])
-    if fits is None:
+    samples = _picture_samples(ink, pictures, shown, width,
+                               [(i, CANON_CORNERS, turned) for turned in turns for i in range(n)])
+    if samples is None:
         return None
-    per_turn = np.array(fits).reshape(2, n)
+    photo, drawn = samples
+    per_turn = np.array([_correlation(photo, d) for d in drawn]).reshape(2, n)
     per_card = per_turn.max(axis=0)
-    order = np.argsort(-per_card)
-    best = int(order[0])
-    rival = float(per_card[order[1]]) if n > 1 else -1.0
-    if per_card[best] < PICTURE_ALONE or per_card[best] - rival < PICTURE_LEAD:
+    best = int(np.argmax(per_card))
+    way = np.argmax(per_turn, axis=0)
+    if not _clearly_best(photo, [drawn[way[c] * n + c] for c in range(n)], per_card, best,
+                         range(n)):
         return None
-    return best, turns[int(np.argmax(per_turn[:, best]))]
+    return best, turns[int(way[best])]
+
+
+def _clearly_best(photo: FloatImage, drawn: list[FloatImage], fits: npt.NDArray[np.float64],
+                  best: int, rivals: Iterable[int]) -> bool:
+    """Whether the learned picture ``best`` explains a photo's sample (``drawn``: each card's
+    picture sampled there; ``fits``: their correlations with it) well, at ``PICTURE_ALONE``,
+    and clearly better than each of ``rivals``: by ``PICTURE_LEAD``, or, within that, told
+    apart where the two pictures differ (``TOLD_APART``)."""
+    if fits[best] < PICTURE_ALONE:
+        return False
+    return all(fits[c] <= fits[best] - PICTURE_LEAD
+               or _told_apart(photo, drawn[best], drawn[c]) >= TOLD_APART
+               for c in rivals if c != best)

@@ -19,6 +19,14 @@ from scorekeeper.vision.profile import DeckProfile
 OVERLAP_SIDE: Final = 64
 #: Blur before that comparison, in card widths (it forgives outlines a few percent off).
 OVERLAP_BLUR: Final = 0.02
+#: The fewest pixels compared.
+LEAST_PIXELS: Final = 16
+#: Two pictures are told apart over the pixels where they differ by at least this share of
+#: their largest difference (``_told_apart``) ...
+DIFFER_SHARE: Final = 0.5
+#: ... unless that difference is under this much inkness: the two are drawn alike (a deck's
+#: jokers in several inks, a suit of one shape in two inks).
+DIFFER_LEAST: Final = 0.05
 
 
 def _picture_fits(ink: FloatImage, pictures: _Pictures, poly: npt.NDArray[np.float64],
@@ -63,7 +71,7 @@ def _picture_samples(ink: FloatImage, pictures: _Pictures, poly: npt.NDArray[np.
         cut = blocked[y0 // 2:(y1 + 1) // 2, x0 // 2:(x1 + 1) // 2].astype(np.uint8)
         mask[cv2.resize(cut, size, interpolation=cv2.INTER_NEAREST) > 0] = 0
     inside = mask > 0
-    if inside.sum() < 16:
+    if inside.sum() < LEAST_PIXELS:
         return None
     sigma = max(0.5, OVERLAP_BLUR * width * f)
     to_crop = np.array([[f, 0.0, -f * x0], [0.0, f, -f * y0], [0.0, 0.0, 1.0]])
@@ -104,3 +112,28 @@ def _correlation(x: FloatImage, y: FloatImage) -> float:
     if nx < 1e-3 * math.sqrt(x.size) or ny < 1e-3 * math.sqrt(y.size):
         return 0.0
     return float(dx @ dy) / (nx * ny)
+
+
+def _told_apart(photo: FloatImage, a: FloatImage, b: FloatImage) -> float:
+    """How surely a photo's sample shows picture ``a`` rather than ``b`` (samples of the same
+    pixels, as ``_picture_samples`` gives them): the correlation of the photo with ``a - b``
+    over the pixels where the two differ most (``DIFFER_SHARE``), -1..1; -1 where they are
+    drawn alike (``DIFFER_LEAST``). A queen and a jack drawn in one frame fit a photo of
+    either alike as a whole; where they differ, the photo follows one.
+
+    >>> a = np.tile(np.array([0.9, 0.1, 0.1, 0.5], np.float32), 8)
+    >>> b = np.tile(np.array([0.1, 0.9, 0.1, 0.5], np.float32), 8)
+    >>> round(_told_apart(a + 0.05, a, b), 3), round(_told_apart(b, a, b), 3)
+    (1.0, -1.0)
+    >>> _told_apart(a, a, a + 0.01)
+    -1.0
+    """
+    difference = a - b
+    size = np.abs(difference)
+    largest = float(size.max()) if size.size else 0.0
+    if largest < DIFFER_LEAST:
+        return -1.0
+    where = size >= DIFFER_SHARE * largest
+    if where.sum() < LEAST_PIXELS:
+        return -1.0
+    return _correlation(photo[where], difference[where])
