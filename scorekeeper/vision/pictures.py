@@ -130,7 +130,7 @@ def _told_apart(photo: FloatImage, a: FloatImage, b: FloatImage) -> float:
     """
     difference = a - b
     size = np.abs(difference)
-    largest = float(size.max()) if size.size else 0.0
+    largest = float(size.max())
     if largest < DIFFER_LEAST:
         return -1.0
     where = size >= DIFFER_SHARE * largest
