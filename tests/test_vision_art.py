@@ -642,6 +642,16 @@ def test_a_large_pip_beside_the_rank_is_not_taken_for_the_rank() -> None:
     assert abs(float(ace.d_ratio[0]) - float(two.d_ratio[0])) < 0.2 * float(two.d_ratio[0])
 
 
+def test_two_of_the_bodys_pips_one_above_the_other_are_not_an_index() -> None:
+    # KDE's oxygen-air prints its rank alone at the top right: the nine of diamonds' top-left
+    # body diamond was taken for its rank and the diamond below for its pip, and a seven and
+    # a three of diamonds, whose body shows two diamonds so, were read for it, for certain.
+    nine = _kde("oxygen-air").cards["9di"].image
+    card = cv2.resize(nine, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
+    with pytest.raises(NoIndexFoundError):
+        find_index(normalise_card(card), art_pip=False)
+
+
 def test_a_pip_joined_to_the_picture_by_a_thin_line_is_parted_from_it() -> None:
     # Paris's king of hearts prints the sword's point touching the index's heart, and the
     # sword touches the card's printed outline: at every ink level the pip was part of one

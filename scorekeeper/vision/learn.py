@@ -94,6 +94,14 @@ PIP_LEAN: Final = 35.0
 #: usual ink level, and the piece nearest the rank was learned for the pip, its centre a
 #: quarter of the ring off. The other levels are tried for a pip that stands alone.
 PIECE_GAP: Final = 2
+#: A rank mark whose box is within ``SAME_BOX`` of the pip's in width and height (a fraction
+#: of the larger, or a pixel) and whose ink covers the pip's, box on box, with an intersection
+#: over union of at least ``SAME_SHAPE`` is the same glyph as the pip, not a rank: two of the
+#: body's pips of a card that prints its rank alone in a far corner (KDE's oxygen decks: a 9 of
+#: diamonds was learned by two of its diamonds, and a 7 and a 3 of diamonds were read for it,
+#: for certain).
+SAME_BOX: Final = 0.15
+SAME_SHAPE: Final = 0.8
 #: Width of the card rim (fraction of the card width) treated as blank.
 EDGE_MARGIN: Final = 0.03
 #: Card white, learning a card: every channel of the normalised card over ``WHITE_LEVEL`` (the
@@ -173,7 +181,8 @@ def find_index(norm: FloatImage, art_pip: bool = True,
     ``art_pip``, a rank with no pip close below it takes the nearest mark of the art below it
     in the index's usual box for one. A pip with another mark close beside it (``PIECE_GAP``)
     is taken only where no level shows one standing alone (of ``levels``, then of
-    ``whole_at``, tried only for that)."""
+    ``whole_at``, tried only for that). A rank that is the same glyph as its pip
+    (``_same_glyph``) is no index: two of the body's pips, one above the other."""
     error: NoIndexFoundError | None = None
     in_pieces: tuple[Blob, list[Blob]] | None = None
     for level, opening in levels:
@@ -239,7 +248,7 @@ def _find_index(norm: FloatImage, level: float, opening: int,
          and b.y < highest.y + highest.h), key=lambda b: b.x + b.y)
     for top in tops:
         found = _index_below(top, in_box, marks, w, art_pip)
-        if found is not None:
+        if found is not None and not any(_same_glyph(ink, r, found[0]) for r in found[1]):
             pip, ranks = found
             # A speck over the rank may be a piece of it (a pale 5's flag): a level where none
             # is is preferred, as one where the pip stands alone.
@@ -247,6 +256,27 @@ def _find_index(norm: FloatImage, level: float, opening: int,
                 _touching(pip, b) for b in marks if b is not pip and all(b is not r for r in ranks)
             ) and not any(g is r for g in under_specks for r in ranks)
     raise NoIndexFoundError("the card's corner shows a rank but no suit pip below it")
+
+
+def _same_glyph(ink: Mask, a: Blob, b: Blob) -> bool:
+    """Whether two marks of an ink mask are one glyph printed twice: boxes of about one size
+    (``SAME_BOX``), their ink alike box on box (``SAME_SHAPE``).
+
+    >>> ink = np.zeros((40, 20), bool); ink[2:10, 2:10] = ink[20:28, 3:11] = True
+    >>> ink[30:38, 12:20] = True; ink[30:34, 12:16] = False
+    >>> top, below, notched = (Blob(np.zeros(2), x, y, 8, 8, 0) for x, y in
+    ...                        ((2, 2), (3, 20), (12, 30)))
+    >>> _same_glyph(ink, top, below), _same_glyph(ink, top, notched)
+    (True, False)
+    """
+    if (abs(a.w - b.w) > max(1.0, SAME_BOX * max(a.w, b.w))
+            or abs(a.h - b.h) > max(1.0, SAME_BOX * max(a.h, b.h))):
+        return False
+    w, h = min(a.w, b.w), min(a.h, b.h)
+    first = ink[a.y:a.y + h, a.x:a.x + w]
+    second = ink[b.y:b.y + h, b.x:b.x + w]
+    union = int((first | second).sum())
+    return union > 0 and int((first & second).sum()) >= SAME_SHAPE * union
 
 
 def _glyph_under_speck(mark: Blob, marks: list[Blob]) -> Blob | None:
