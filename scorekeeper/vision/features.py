@@ -69,9 +69,27 @@ STEP: Final = (WIN_X[1] - WIN_X[0]) / PATCH_W
 REMAP_ROWS: Final = 30000
 
 
+def channel_max(f: FloatImage) -> FloatImage:
+    """Each pixel's largest channel of a three-channel image. Elementwise over the channel
+    planes: tens of times faster than ``max(axis=2)``, and the same.
+
+    >>> f = np.array([[[0.25, 1.0, 0.5], [0.75, 0.125, 0.5]]], np.float32)
+    >>> channel_max(f).tolist(), channel_min(f).tolist()
+    ([[1.0, 0.75]], [[0.25, 0.125]])
+    """
+    out: FloatImage = np.maximum(np.maximum(f[..., 0], f[..., 1]), f[..., 2])
+    return out
+
+
+def channel_min(f: FloatImage) -> FloatImage:
+    """Each pixel's smallest channel of a three-channel image (as ``channel_max``)."""
+    out: FloatImage = np.minimum(np.minimum(f[..., 0], f[..., 1]), f[..., 2])
+    return out
+
+
 def inkness(norm: FloatImage) -> FloatImage:
     """1 - the darkest channel of a white-normalised image, clipped to 0..1."""
-    out: FloatImage = np.clip(1.0 - norm.min(axis=2), 0.0, 1.0).astype(np.float32)
+    out: FloatImage = np.clip(1.0 - channel_min(norm), 0.0, 1.0).astype(np.float32)
     return out
 
 

@@ -38,6 +38,8 @@ from scorekeeper.vision.features import (
     Mask,
     affine_variants,
     blur_for_step,
+    channel_max,
+    channel_min,
     describe,
     filled_area,
     frame_matrix,
@@ -160,7 +162,7 @@ def normalise_card(card: Image) -> FloatImage:
     sigma = 0.06 * card.shape[1]
     # Twice: first with a lax idea of "white" that takes shadowed white in, then a strict one.
     for level in (0.35, WHITE_LEVEL):
-        weight = ((f / np.maximum(est, 0.05)).min(axis=2) > level).astype(np.float32)
+        weight = (channel_min(f / np.maximum(est, 0.05)) > level).astype(np.float32)
         den = cv2.GaussianBlur(weight, (0, 0), sigma)
         num = cv2.GaussianBlur(f * weight[..., None], (0, 0), sigma)
         est = np.where(den[..., None] > 0.05, num / np.maximum(den, 1e-6)[..., None], est)
@@ -467,7 +469,7 @@ def _outside_white(ink: FloatImage, norm: FloatImage) -> FloatImage:
     >>> round(float(ink[:, :11].max()), 2), float(_outside_white(ink, norm)[:, :11].max())
     (0.9, 0.0)
     """
-    low, high = norm.min(axis=2), norm.max(axis=2)
+    low, high = channel_min(norm), channel_max(norm)
     white: Image = ((low > WHITE_LEVEL) & (high - low < WHITE_SPREAD)).astype(np.uint8)
     points = cv2.findNonZero(cv2.morphologyEx(white, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)))
     if points is None:
@@ -521,14 +523,16 @@ where they show theirs
                                 "they show theirs")
     tried: list[tuple[float, int, npt.NDArray[np.float64]]] = []
     inks = [_learned_ink(turned) for turned in (norm, cv2.rotate(norm, cv2.ROTATE_180))]
+    blurred: list[dict[float, FloatImage]] = [{}, {}]  # each way's ink, by blur step
     for way, ink in enumerate(inks):
-        tried += [(look.fit(_patch(ink, frame)), way, frame) for frame in look.frames]
+        tried += [(look.fit(_patch(ink, frame, blurred[way])), way, frame)
+                  for frame in look.frames]
     # The best few, each moved and scaled a little: the straightened card may sit a pixel or
     # two off the learned cards, and a court's index a little apart from the pip cards'.
     best = max(tried, key=lambda t: t[0])
     for _, way, frame in sorted(tried, key=lambda t: -t[0])[:REFINED]:
         for moved in _moved(frame):
-            fit = look.fit(_patch(inks[way], moved))
+            fit = look.fit(_patch(inks[way], moved, blurred[way]))
             if fit > best[0]:
                 best = (fit, way, moved)
     if look.ranks is None and best[0] < LIKE_SUIT_FIT:
@@ -570,11 +574,24 @@ def suited_peers(code: str, peers: Sequence[CardModel]) -> list[tuple[CardModel,
             if m.paired and m.code != code and (c := Card.parse(m.code)).suit is not None]
 
 
-def _patch(ink: FloatImage, frame: npt.NDArray[np.float64]) -> FloatImage:
-    """An index patch of a card's ink in ``frame``, described (``describe``)."""
-    unit = float(np.hypot(frame[0, 1], frame[1, 1]))
-    out: FloatImage = describe(sample_patch(blur_for_step(ink, STEP * unit), frame).reshape(
-        1, -1))[0]
+def _patch(ink: FloatImage, frame: npt.NDArray[np.float64],
+           blurred: dict[float, FloatImage]) -> FloatImage:
+    """An index patch of a card's ink in ``frame``, described (``describe``). The ink blurred
+    for the frame's step is kept in ``blurred`` for the next frame of that size: the frames
+    tried moved a pixel or two share it (the blur was two thirds of a deck's learning where
+    most of its cards are learned so).
+
+    >>> ink, blurred = np.zeros((CANON_H, CANON_W), np.float32), {}
+    >>> frame = np.array([[12.0, 0.0, 30.0], [0.0, 12.0, 40.0]])
+    >>> moved = frame + [[0.0, 0.0, 2.0], [0.0, 0.0, -1.0]]
+    >>> _patch(ink, frame, blurred).shape, _patch(ink, moved, blurred).shape, len(blurred)
+    ((720,), (720,), 1)
+    """
+    step = STEP * float(np.hypot(frame[0, 1], frame[1, 1]))
+    source = blurred.get(step)
+    if source is None:
+        source = blurred[step] = blur_for_step(ink, step)
+    out: FloatImage = describe(sample_patch(source, frame).reshape(1, -1))[0]
     return out
 
 

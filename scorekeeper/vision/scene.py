@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from scorekeeper.vision.features import FloatImage, Image, Mask
+from scorekeeper.vision.features import FloatImage, Image, Mask, channel_max, channel_min
 
 #: Gaps up to this fraction of the photo's long side between white card areas are closed.
 BRIDGE: Final = 0.008
@@ -91,30 +91,9 @@ def white_balance(img: Image) -> FloatImage:
     return out
 
 
-def _channel_max_min(f: FloatImage) -> tuple[FloatImage, FloatImage]:
-    """Each pixel's largest and smallest channel.
-
-    >>> f = np.array([[[0.25, 1.0, 0.5], [0.75, 0.125, 0.5]]], np.float32)
-    >>> [m.tolist() for m in _channel_max_min(f)]
-    [[[1.0, 0.75]], [[0.25, 0.125]]]
-    """
-    return _channel_max(f), _channel_min(f)
-
-
-def _channel_max(f: FloatImage) -> FloatImage:
-    # Elementwise over the channel planes: several times faster than ``max(axis=2)``.
-    out: FloatImage = np.maximum(np.maximum(f[..., 0], f[..., 1]), f[..., 2])
-    return out
-
-
-def _channel_min(f: FloatImage) -> FloatImage:
-    out: FloatImage = np.minimum(np.minimum(f[..., 0], f[..., 1]), f[..., 2])
-    return out
-
-
 def card_mask(f: FloatImage) -> Mask:
     """Bright, colourless pixels: card white (balanced float image in)."""
-    v, low = _channel_max_min(f)
+    v, low = channel_max(f), channel_min(f)
     sat = (v - low) / (v + 0.02)
     h, w = v.shape
     small = cv2.resize(v, (max(1, w // 8), max(1, h // 8)), interpolation=cv2.INTER_AREA)
@@ -224,7 +203,7 @@ def analyse(img: Image) -> Scene:
     scale = cv2.resize(small_scale, (w, h), interpolation=cv2.INTER_LINEAR)
     norm = cv2.multiply(img, scale, dtype=cv2.CV_32F)
     # 1 - the darkest channel, at least 0 (norm is never negative), made in place.
-    ink: FloatImage = _channel_min(norm)
+    ink: FloatImage = channel_min(norm)
     np.subtract(np.float32(1.0), ink, out=ink)
     np.maximum(ink, np.float32(0.0), out=ink)
     widths: dict[int, float] = {}
