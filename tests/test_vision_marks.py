@@ -52,6 +52,17 @@ def test_a_pip_touching_a_card_rim_is_a_mark_of_its_own() -> None:
     assert not parts[pips[0]] & parts[rank]
 
 
+def test_a_large_glyph_touching_a_rim_is_a_mark_of_its_own() -> None:
+    # A big-face index's rank keeps most of its area cut free of the rim of the card above in
+    # a fan (the rim adds a fifth to it), but not its box: the rim is far wider than it.
+    ink = np.zeros((200, 300), np.float32)
+    cv2.circle(ink, (150, 100), 25, 1.0, -1)
+    cv2.line(ink, (20, 126), (280, 126), 1.0, 2)  # the rim, touching the glyph's bottom
+    blobs, _ = _marks(ink)
+    alone = [b for b in blobs if np.linalg.norm(b.centroid - (150, 100)) < 3 and b.w < 60]
+    assert alone, [(b.centroid.round(1).tolist(), b.w, b.area) for b in blobs]
+
+
 def test_a_glyph_cut_free_by_the_opening_is_joined_with_its_neighbour_found_before() -> None:
     # The 1 of a 10 that blur joins to the table beyond the card's edge is cut free only by
     # the opening; the 0 beside it is a mark at the first level. The 10 is read as both.

@@ -49,7 +49,9 @@ MARK_LEVELS: Final = (1.0 - INK_LEVEL, 0.28, 0.15)
 #: (15 more, 2 fewer; 63 extra detections rather than 66) in about the same time; 6 read 2,806,
 #: 9 read 2,801, and 5 and 7 together 2,807 in 15% more time.
 OPENINGS: Final = (7,)
-#: An opened mark is new when its unopened mark is at least this many times larger.
+#: An opened mark is new when its unopened mark is at least this many times larger, in area
+#: or across (a glyph that touches a thin rim keeps most of its area once cut free of it, but
+#: not its box).
 OPEN_SPLIT: Final = 1.5
 #: A darker inkness level at which two glyphs that blur into one mark come apart (an index pip
 #: touching the corner's large pip, the J touching the o of "Joker"); its marks are new as
@@ -133,7 +135,8 @@ def _marks(ink: FloatImage, waists: list[tuple[Blob, Blob]] | None = None,
             if opening or split:
                 # An opened mark lies inside one unopened mark: the same mark unless it was cut
                 # out of a larger one, and then a mark of its own.
-                if held is not None and OPEN_SPLIT * area >= float(first_area[next(iter(held))]):
+                if held is not None and _same_opened(area, max(w, h), first_area,
+                                                     first_size, next(iter(held))):
                     continue
                 cut_from.append(-1 if held is None else next(iter(held)))
                 held = None
@@ -165,6 +168,19 @@ def _marks(ink: FloatImage, waists: list[tuple[Blob, Blob]] | None = None,
         blobs += level_blobs
         parts += level_parts
     return blobs, parts
+
+
+def _same_opened(area: int, size: int, first_area: npt.NDArray[Any],
+                 first_size: npt.NDArray[Any], k: int) -> bool:
+    """Whether an opened mark of ``area`` pixels, ``size`` across, is the first-level mark
+    ``k`` it lies in: that mark is under ``OPEN_SPLIT`` times as large in area and across.
+
+    >>> area, size = np.array([0, 3836]), np.array([[0, 0], [312, 157]])
+    >>> _same_opened(3503, 120, area, size, 1), _same_opened(3503, 300, area, size, 1)
+    (False, True)
+    """
+    return bool(OPEN_SPLIT * area >= int(first_area[k])
+                and OPEN_SPLIT * size >= int(first_size[k].max()))
 
 
 def _shaped(stats: npt.NDArray[Any], most: int) -> list[tuple[int, int, int, int, int]]:
