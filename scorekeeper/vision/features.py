@@ -70,8 +70,9 @@ REMAP_ROWS: Final = 30000
 
 
 def channel_max(f: FloatImage) -> FloatImage:
-    """Each pixel's largest channel of a three-channel image. Elementwise over the channel
-    planes: tens of times faster than ``max(axis=2)``, and the same.
+    """Each pixel's largest channel of a three-channel image (any array whose last axis is
+    the three channels). Elementwise over the channel planes: tens of times faster than
+    ``max(axis=-1)``, and the same.
 
     >>> f = np.array([[[0.25, 1.0, 0.5], [0.75, 0.125, 0.5]]], np.float32)
     >>> channel_max(f).tolist(), channel_min(f).tolist()

@@ -154,7 +154,7 @@ def _gains(img: Image, percentile: float = 97.0) -> npt.NDArray[np.float32]:
     """Per-channel factors (including 1/255) that make the whitest pixels neutral (those whose
     darkest channel is at or over ``percentile``)."""
     sample = img[::4, ::4].reshape(-1, 3)
-    low = np.minimum(np.minimum(sample[:, 0], sample[:, 1]), sample[:, 2])  # min(axis=1), faster
+    low = channel_min(sample)
     whitest = sample[low >= np.percentile(low, percentile)].astype(np.float32)
     if len(whitest) < 10:
         return np.full(3, 1.0 / 255.0, np.float32)
