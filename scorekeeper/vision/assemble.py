@@ -54,8 +54,16 @@ WITHIN_SURE: Final = 0.5
 #: And this much within a card read with some strength, not for certain.
 WITHIN_READ: Final = 0.75
 #: A lone mark's guess is looked at closely from this coarse score (a star is a simple shape:
-#: stars read from pips and art came to 0.81 on the probe decks, right ones to 0.77-0.99).
-LONE_LOOK: Final = 0.75
+#: stars read from pips and art came to 0.81 on the probe decks, right ones to 0.77-0.99; in a
+#: tight fan the card above clips a joker's wheel at its rim, and the rim's line crosses the
+#: mark's window: two jokers of a looked-at fan came to 0.66 and 0.67, and 0.92 and 0.93 when
+#: compared closely) ...
+LONE_LOOK: Final = 0.65
+#: ... and, under this coarse score, read only where its card lies wholly on card regions
+#: (``outlines._lone_quad``): the round frame of a joker's picture, 0.73, was read as another
+#: joker for certain, its card placed over the table, which only a sure reading's card may
+#: reach.
+LONE_WHOLE: Final = 0.75
 #: ... and read from this close score (there, stars read from pips and art came to 0.89, right
 #: ones to 0.93-0.99).
 LONE_ACCEPT: Final = 0.9
@@ -130,6 +138,7 @@ def _assemble(
         if g.lone:
             turns.setdefault(g.pip, []).append(g)
     judged: set[int] = set()
+    coarse = {id(g): g.score for g in ranked if g.lone}  # before the close comparison
     pictures = _Pictures(profile)
     pairs = [g for g in ranked if not g.lone]
     may_lie = dict(zip((id(g) for g in pairs), _may_lie(
@@ -156,7 +165,7 @@ def _assemble(
         quad: npt.NDArray[np.float64] | None
         if lone is not None:
             placed = _lone_placed(scene, blobs, g, lone, ranked[n + 1:], turns, parts, used,
-                                  fine, profile, pictures)
+                                  fine, profile, pictures, coarse)
             if placed is None:
                 continue
             g, quad, template, marks = placed
@@ -187,18 +196,20 @@ def _assemble(
 def _lone_placed(scene: Scene, blobs: list[Blob], g: _Guess, own: list[_Guess],
                  later: list[_Guess], turns: dict[int, list[_Guess]],
                  parts: list[frozenset[int]], used: set[int], fine: _Fine,
-                 profile: DeckProfile, pictures: _Pictures) -> tuple[
+                 profile: DeckProfile, pictures: _Pictures, coarse: dict[int, float]) -> tuple[
                      _Guess, npt.NDArray[np.float64], int, frozenset[int]] | None:
     """Where the card of a lone mark read as ``g`` (in its frames ``own``) lies: placed from
     that mark or from another lone mark in ``later`` (coarse order; its frames in ``turns``,
     taken from there once it is read) read as the same card, whichever fits the better
-    (``_lone_quad``). A joker may show its star at two corners, and one of them where no turn
-    of the learned corner puts the card (a star at the bottom left): the first read, by coarse
-    score, placed such a card across the cards beside it. Returns the reading placed (with
-    the scores of the surest of the marks read as that card), its card's corners and template,
-    and those marks; None if it lies nowhere, or if no mark read as that card reaches
-    ``LONE_ACCEPT`` and no two of them lie at two corners of it (``_corroborated``)."""
-    best = _lone_quad(scene, g, own, profile, pictures)
+    (``_lone_quad``; a mark's card may lie only partly on card regions where its coarse score,
+    in ``coarse`` by the guess's id, reaches ``LONE_WHOLE``). A joker may show its star at two
+    corners, and one of them where no turn of the learned corner puts the card (a star at the
+    bottom left): the first read, by coarse score, placed such a card across the cards beside
+    it. Returns the reading placed (with the scores of the surest of the marks read as that
+    card), its card's corners and template, and those marks; None if it lies nowhere, or if
+    no mark read as that card reaches ``LONE_ACCEPT`` and no two of them lie at two corners of
+    it (``_corroborated``)."""
+    best = _lone_quad(scene, g, own, profile, pictures, coarse[id(g)] >= LONE_WHOLE)
     chosen, surest, marks = g, g, parts[g.pip]
     points = [blobs[g.pip].centroid]
     for r in later:
@@ -212,7 +223,7 @@ def _lone_placed(scene: Scene, blobs: list[Blob], g: _Guess, own: list[_Guess],
         marks |= parts[r.pip]
         points.append(blobs[r.pip].centroid)
         surest = max(surest, r, key=lambda x: x.score)
-        placed = _lone_quad(scene, r, frames, profile, pictures)
+        placed = _lone_quad(scene, r, frames, profile, pictures, coarse[id(r)] >= LONE_WHOLE)
         if placed is not None and (best is None or placed[2] > best[2]):
             best, chosen = placed, r
     if best is None or (surest.score < LONE_ACCEPT and not _corroborated(best[0], points)):

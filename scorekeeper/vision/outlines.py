@@ -111,8 +111,8 @@ def _mapped(m: npt.NDArray[Any], points: npt.NDArray[np.float64]) -> npt.NDArray
 
 
 def _lone_quad(scene: Scene, g: _Guess, turns: list[_Guess], profile: DeckProfile,
-               pictures: _Pictures) -> tuple[npt.NDArray[np.float64], int,
-                                             tuple[bool, float, float]] | None:
+               pictures: _Pictures, loose: bool = True) -> tuple[
+                   npt.NDArray[np.float64], int, tuple[bool, float, float]] | None:
     """Where the card of a lone mark read as ``g`` lies. The mark (a star, alike turned any
     way) does not tell which way the card lies: of its frames (``turns``, each way up along
     the edges around it), those whose card lies wholly on card regions, however sure the
@@ -125,10 +125,10 @@ def _lone_quad(scene: Scene, g: _Guess, turns: list[_Guess], profile: DeckProfil
     may lie as a sure pair of marks' may (``_on_cards``), with an edge at its corner and its
     picture next to the mark showing (``LONE_LOOSE_PICTURE``): a finger across a joker whose
     picture fills it to its rim opens the rim, and the picture inside is then no card region.
-    Returns the card's corners, the template they come from, and how well it fits (edge
-    shown, picture, outline)."""
+    Not ``loose``, only the first way. Returns the card's corners, the template they come
+    from, and how well it fits (edge shown, picture, outline)."""
     best = _lone_turn(scene, g, turns, profile, pictures, 0.0)
-    if best is None and g.score >= SURE:
+    if best is None and loose and g.score >= SURE:
         best = _lone_turn(scene, g, turns, profile, pictures, g.score)
         if best is not None and not (best[2][0] and best[2][1] >= LONE_LOOSE_PICTURE):
             return None
