@@ -396,14 +396,8 @@ def test_a_joker_whose_two_stars_read_a_little_unsure_is_read_from_both(tmp_path
     deck = toss_like(aisleriot("berlin"), "deep")
     shot = _photo(deck, 32141, 5, size=(4000, 3000))
     at = next(k for k, c in enumerate(shot.cards) if c.code == "jk-blue")
-    # Each card learned from the photo the benchmark's seed gives it (the deck in order).
     wanted = {c.code for c in shot.cards} | {"jk-black", "jk-red", "jk-gold"}
-    rng = np.random.default_rng(32140)
-    for code in deck.codes:
-        photo = calibration_photo(rng, code, deck)
-        if code in wanted:
-            (tmp_path / f"{code}.jpg").write_bytes(photo)
-    result = recognize(shot.jpeg, calibrate_dir(tmp_path, deck="toss").profile)
+    result = recognize(shot.jpeg, _bench_profile(tmp_path, deck, 14, 32000, wanted))
     pairs = match(list(shot.cards), [c.corners for c in result.cards])
     assert at in pairs and result.cards[pairs[at]].code == "jk-blue", result.codes
     assert result.codes.count("jk-blue") == 1
@@ -426,12 +420,7 @@ def test_jokers_whose_wheels_the_card_above_clips_are_read(tmp_path: Path) -> No
                           table="wild")
     assert shot.kind == "fan" and {"jk-red", "jk-black"} <= {c.code for c in shot.cards}
     wanted = {c.code for c in shot.cards} | set(jokers)
-    rng = np.random.default_rng(38010)  # the benchmark's calibration photos, the deck in order
-    for code in deck.codes:
-        photo = calibration_photo(rng, code, deck)
-        if code in wanted:
-            (tmp_path / f"{code}.jpg").write_bytes(photo)
-    result = recognize(shot.jpeg, calibrate_dir(tmp_path, deck="toss").profile)
+    result = recognize(shot.jpeg, _bench_profile(tmp_path, deck, 1, 38000, wanted))
     pairs = match(list(shot.cards), [c.corners for c in result.cards])
     for code in ("jk-red", "jk-black"):
         at = next(k for k, c in enumerate(shot.cards) if c.code == code)
@@ -451,12 +440,7 @@ def test_a_round_frame_in_a_jokers_picture_is_no_other_joker(tmp_path: Path) -> 
     shot = _photo(deck, 32191, 3, size=(4000, 3000))
     assert [c.code for c in shot.cards if c.code.startswith("jk")] == ["jk-black"]
     wanted = {c.code for c in shot.cards} | set(jokers)
-    rng = np.random.default_rng(32190)  # the benchmark's calibration photos, the deck in order
-    for code in deck.codes:
-        photo = calibration_photo(rng, code, deck)
-        if code in wanted:
-            (tmp_path / f"{code}.jpg").write_bytes(photo)
-    result = recognize(shot.jpeg, calibrate_dir(tmp_path, deck="toss").profile)
+    result = recognize(shot.jpeg, _bench_profile(tmp_path, deck, 19, 32000, wanted))
     assert [c for c in result.codes if c.startswith("jk")] == ["jk-black"], result.codes
 
 
@@ -1049,12 +1033,16 @@ def test_a_word_index_whose_letters_stand_apart_is_read(tmp_path: Path, theme: s
     assert _read_as(shot, recognize(shot.jpeg, profile).cards, code)
 
 
-def _bench_profile(folder: Path, deck: ArtDeck, n: int, seed: int = 2026) -> DeckProfile:
+def _bench_profile(folder: Path, deck: ArtDeck, n: int, seed: int = 2026,
+                   only: set[str] | None = None) -> DeckProfile:
     """The profile ``bench/vision_bench.py --seed SEED`` learns for the ``n``-th deck of its
-    group: one calibration photo per card, seeded as the benchmark seeds them."""
+    group: one calibration photo per card, seeded as the benchmark seeds them (of the cards
+    ``only``, where given, each from the photo the benchmark gives it)."""
     rng = np.random.default_rng(seed + 10 * n)
     for card in deck.codes:
-        (folder / f"{card}.jpg").write_bytes(calibration_photo(rng, card, deck))
+        photo = calibration_photo(rng, card, deck)
+        if only is None or card in only:
+            (folder / f"{card}.jpg").write_bytes(photo)
     return calibrate_dir(folder, deck=deck.kind).profile
 
 
