@@ -444,6 +444,28 @@ def test_a_round_frame_in_a_jokers_picture_is_no_other_joker(tmp_path: Path) -> 
     assert [c for c in result.codes if c.startswith("jk")] == ["jk-black"], result.codes
 
 
+def test_a_jokers_card_lies_where_its_outline_shows_as_well_as_its_picture(
+        tmp_path: Path) -> None:
+    # A fan of Toss-like anglo_modern cards (a set never looked at, seed 36091, its fifth
+    # photo) with the blue joker on top. Its first star placed the card the right way (the
+    # picture next to the star fits 0.42, the whole outline shows 5.2 of 8); its second star,
+    # turned, placed it across the fan, where the picture next to the star fit by chance a
+    # little better (0.43) and the outline showed less (3.3). By the picture first, the card
+    # went there and was not read; by the picture and the outline together
+    # (``outlines.LONE_OUTLINE``), it is read where it lies.
+    _need_art("anglo_modern")
+    deck = toss_like(aisleriot("anglo_modern"), "deep")
+    jokers = [c for c in deck.codes if c.startswith("jk")]
+    shot = _photo(deck, 36091, 4, size=(4000, 3000))
+    at = next(k for k, c in enumerate(shot.cards) if c.code == "jk-blue")
+    assert shot.kind == "fan" and shot.cards[at].top
+    wanted = {c.code for c in shot.cards} | set(jokers)
+    result = recognize(shot.jpeg, _bench_profile(tmp_path, deck, 9, 36000, wanted))
+    pairs = match(list(shot.cards), [c.corners for c in result.cards])
+    assert at in pairs and result.cards[pairs[at]].code == "jk-blue", result.codes
+    assert result.codes.count("jk-blue") == 1
+
+
 #: Toss suits of one shape in the other ink (crosses are gold clubs, castles blue hearts, ...).
 _OTHER_INK = TOSS_SUIT_OF | {toss: suit for suit, toss in TOSS_SUIT_OF.items()}
 

@@ -21,6 +21,7 @@ from scorekeeper.vision.outlines import (
     _corner_exposed,
     _edges_shown_many,
     _lone_quad,
+    _lone_rank,
     _mapped,
     _near_index,
     _on_cards,
@@ -224,7 +225,7 @@ def _lone_placed(scene: Scene, blobs: list[Blob], g: _Guess, own: list[_Guess],
         points.append(blobs[r.pip].centroid)
         surest = max(surest, r, key=lambda x: x.score)
         placed = _lone_quad(scene, r, frames, profile, pictures, coarse[id(r)] >= LONE_WHOLE)
-        if placed is not None and (best is None or placed[2] > best[2]):
+        if placed is not None and (best is None or _lone_rank(placed[2]) > _lone_rank(best[2])):
             best, chosen = placed, r
     if best is None or (surest.score < LONE_ACCEPT and not _corroborated(best[0], points)):
         return None

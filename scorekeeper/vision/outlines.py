@@ -59,6 +59,10 @@ JOINT_INSIDE: Final = 0.8
 #: Which way a lone mark's card lies is told by its learned picture over this share of the
 #: card's width and height next to the mark (in a fan, little more of a card shows).
 LONE_PICTURE: Final = 0.3
+#: ... together with how much of its whole outline shows as an edge (``_outline_shown``,
+#: 0..8), weighed by this: a sixteenth, so that an outline showing 3 of its 8 more outweighs
+#: a picture fitting 0.19 better.
+LONE_OUTLINE: Final = 1 / 16
 #: A lone mark's card that lies on card regions only as a sure pair's may (``_lone_quad``)
 #: must show its learned picture there this well: stars read from the pips of a layout the
 #: recogniser does not read, placed so, came to 0.06-0.23 (and showed no edge at the corner);
@@ -117,14 +121,16 @@ def _lone_quad(scene: Scene, g: _Guess, turns: list[_Guess], profile: DeckProfil
     way) does not tell which way the card lies: of its frames (``turns``, each way up along
     the edges around it), those whose card lies wholly on card regions, however sure the
     reading, with an edge at its corner showing; of those, the one whose learned picture
-    best explains the photo next to the mark (``LONE_PICTURE``), then whose whole outline
-    shows the more (``_outline_shown``). Counting both edges at the corner first put a
-    joker's card over a checked cloth that passes as card white, whose checks give a corner
-    its two edges; the outline alone put a joker in a fan across the cards beside it, whose
-    edges run alike. Where no frame puts the card wholly on card regions, a sure reading's card
-    may lie as a sure pair of marks' may (``_on_cards``), with an edge at its corner and its
-    picture next to the mark showing (``LONE_LOOSE_PICTURE``): a finger across a joker whose
-    picture fills it to its rim opens the rim, and the picture inside is then no card region.
+    best explains the photo next to the mark (``LONE_PICTURE``), with how much of its whole
+    outline shows weighed in (``_outline_shown``, ``LONE_OUTLINE``; ``_lone_rank``). Counting
+    both edges at the corner first put a joker's card over a checked cloth that passes as
+    card white, whose checks give a corner its two edges; the outline alone put a joker in a
+    fan across the cards beside it, whose edges run alike; the picture alone, so little of it,
+    put a joker across a fan where it fitted by chance a little better. Where no frame puts
+    the card wholly on card regions, a sure reading's card may lie as a sure pair of marks'
+    may (``_on_cards``), with an edge at its corner and its picture next to the mark showing
+    (``LONE_LOOSE_PICTURE``): a finger across a joker whose picture fills it to its rim opens
+    the rim, and the picture inside is then no card region.
     Not ``loose``, only the first way. Returns the card's corners, the template they come
     from, and how well it fits (edge shown, picture, outline)."""
     best = _lone_turn(scene, g, turns, profile, pictures, 0.0)
@@ -159,9 +165,21 @@ def _lone_turn(scene: Scene, g: _Guess, turns: list[_Guess], profile: DeckProfil
                                  [(g.card, _canon_corners(profile, template), quad)])
             fit = (shown, 0.0 if fits is None else fits[0],
                    _outline_shown(scene, quad) if shown else 0.0)
-            if best is None or fit > best[2]:
+            if best is None or _lone_rank(fit) > _lone_rank(best[2]):
                 best = quad, template, fit
     return best
+
+
+def _lone_rank(fit: tuple[bool, float, float]) -> tuple[bool, float]:
+    """How a lone mark's card placed with ``fit`` (edge shown, picture, outline) ranks among
+    its other places: an edge at its corner first, then picture and outline together.
+
+    >>> _lone_rank((True, 0.42, 5.2)) > _lone_rank((True, 0.43, 3.3))
+    True
+    >>> _lone_rank((False, 0.9, 0.0)) > _lone_rank((True, 0.1, 1.0))
+    False
+    """
+    return fit[0], fit[1] + LONE_OUTLINE * fit[2]
 
 
 def _outline_shown(scene: Scene, quad: npt.NDArray[np.float64]) -> float:
