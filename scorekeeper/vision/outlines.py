@@ -115,7 +115,7 @@ def _mapped(m: npt.NDArray[Any], points: npt.NDArray[np.float64]) -> npt.NDArray
 
 
 def _lone_quad(scene: Scene, g: _Guess, turns: list[_Guess], profile: DeckProfile,
-               pictures: _Pictures, loose: bool = True) -> tuple[
+               pictures: _Pictures, loose: bool) -> tuple[
                    npt.NDArray[np.float64], int, tuple[bool, float, float]] | None:
     """Where the card of a lone mark read as ``g`` lies. The mark (a star, alike turned any
     way) does not tell which way the card lies: of its frames (``turns``, each way up along
