@@ -46,7 +46,7 @@ import vision_bench as bench  # noqa: E402
 from scorekeeper.vision import art  # noqa: E402
 from scorekeeper.vision.profile import DeckProfile  # noqa: E402
 from scorekeeper.vision.recognition import recognize  # noqa: E402
-from scorekeeper.vision.synth import make_photo, match  # noqa: E402
+from scorekeeper.vision.synth import make_photo, match, with_jokers  # noqa: E402
 
 SEED = 2026
 
@@ -84,7 +84,7 @@ def build(cache: Path, names: str, photos: int, first_seed: int, jokers: bool = 
         calibration = bench.calibration_photos(deck, seed)
         profile, doubts, failed = _learn(calibration, deck.kind)
         rng = np.random.default_rng(seed + 1)
-        shots = [make_photo(rng, _with_jokers(rng, deck.codes, wild) if jokers else deck.codes,
+        shots = [make_photo(rng, with_jokers(rng, deck.codes, wild) if jokers else deck.codes,
                             deck, size=(4000, 3000), table="wild")
                  for _ in range(photos)]
         (cache / f"{tag}.pkl").write_bytes(pickle.dumps({
@@ -92,21 +92,6 @@ def build(cache: Path, names: str, photos: int, first_seed: int, jokers: bool = 
             "profile": profile.to_bytes(), "shots": shots}))
         print(f"{tag} {name}: {len(profile)} cards learned, doubted {doubts}, "
               f"failed {failed}", flush=True)
-
-
-def _with_jokers(rng: np.random.Generator, codes: list[str], jokers: list[str]) -> list[str]:
-    """The cards of a photo that holds jokers: one or two of ``jokers`` and four other cards.
-
-    >>> jokers = ["jk-red", "jk-black"]
-    >>> picked = _with_jokers(np.random.default_rng(1), ["2cl", "3cl", "4cl", "5cl"] + jokers,
-    ...                       jokers)
-    >>> n = sum(c in jokers for c in picked)
-    >>> len(set(picked)) - n, n in (1, 2)
-    (4, True)
-    """
-    wild = rng.choice(jokers, size=min(len(jokers), int(rng.integers(1, 3))), replace=False)
-    others = rng.choice([c for c in codes if c not in jokers], size=4, replace=False)
-    return [str(c) for c in (*wild, *others)]
 
 
 def reprofile(cache: Path, names: str) -> None:

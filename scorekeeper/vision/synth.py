@@ -276,6 +276,21 @@ def _paste(canvas: Image, drawn: DrawnCard, h: npt.NDArray[np.float64], shadow: 
     canvas[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
 
 
+def with_jokers(rng: np.random.Generator, codes: list[str], jokers: list[str]) -> list[str]:
+    """The cards of a photo that holds jokers: one or two of ``jokers`` and four other cards.
+
+    >>> jokers = ["jk-red", "jk-black"]
+    >>> picked = with_jokers(np.random.default_rng(1), ["2cl", "3cl", "4cl", "5cl"] + jokers,
+    ...                      jokers)
+    >>> n = sum(c in jokers for c in picked)
+    >>> len(set(picked)) - n, n in (1, 2)
+    (4, True)
+    """
+    wild = rng.choice(jokers, size=min(len(jokers), int(rng.integers(1, 3))), replace=False)
+    others = rng.choice([c for c in codes if c not in jokers], size=4, replace=False)
+    return [str(c) for c in (*wild, *others)]
+
+
 def make_photo(
     rng: np.random.Generator,
     codes: Sequence[str],
