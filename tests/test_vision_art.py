@@ -352,6 +352,22 @@ def test_a_star_drawn_inside_a_ring_joined_to_the_border_is_a_lone_mark(code: st
     assert model.lone and 0.08 <= model.pip_ratio <= 0.13
 
 
+@pytest.mark.parametrize(("centre", "lone"), [((24, 24), True), ((40, 60), False)])
+def test_a_small_ring_is_a_lone_mark_only_near_the_corner(centre: tuple[int, int],
+                                                          lone: bool) -> None:
+    # A joker whose corner shows nothing: an arc of the jester's cap, a small mark several of
+    # its sizes below the card's top but still within the corner's box, was learned for a lone
+    # star (Kennard's jokers), and the joker was never looked for by its picture. A star lies
+    # within a few of its sizes of the corner (``learn.LONE_DEPTH``): the ring three of its
+    # sizes down is none.
+    norm = np.ones((CANON_H, CANON_W, 3), np.float32)
+    cv2.circle(norm, centre, 8, (0.0, 0.0, 0.0), 2)
+    mark = lone_mark(norm, most=None)
+    assert (mark is not None) == lone
+    if mark is not None:
+        assert abs(mark.centroid[0] - centre[0]) < 2 and abs(mark.centroid[1] - centre[1]) < 2
+
+
 @pytest.mark.parametrize(("theme", "seed", "index"), [
     ("gnomangelo", 1, 5), ("gnomangelo", 3, 4), ("gnomangelo", 4, 2), ("gnomangelo", 7, 5),
     ("berlin", 3, 3), ("berlin", 9, 5),
@@ -941,6 +957,28 @@ def test_a_court_card_that_shows_no_index_is_learned_by_its_picture_and_read_fro
         found = recognize(shot.jpeg, result.profile).cards
         assert _read_as(shot, found, "Kcl"), (seed, [c.code for c in found])
         assert next(c for c in found if c.code == "Kcl").confidence < CHECK_BELOW
+
+
+def test_a_court_whose_picture_shows_a_rank_over_a_pip_far_from_the_corner_is_read_by_it(
+        tmp_path: Path) -> None:
+    # The Swiss jack of spades (the joker set's deck of seed 38160) shows no index; in its
+    # calibration photo two marks of the picture, the upper one 1.7 times their distance
+    # apart below the card's top, passed for a rank over a pip, and the jack lying whole on
+    # top of a mixed group (its second photo) was never read. An index starts near the top
+    # (``learn.CORNER_DEPTH``): the jack is learned by its picture, and read from it.
+    _need_art("swiss-xvii")
+    deck = aisleriot("swiss-xvii")
+    jokers = [c for c in deck.codes if c.startswith("jk")]
+    rng = np.random.default_rng(38161)
+    for _ in range(2):
+        shot = make_photo(rng, with_jokers(rng, deck.codes, jokers), deck, size=(4000, 3000),
+                          table="wild")
+    at = next(k for k, c in enumerate(shot.cards) if c.code == "Jsp")
+    assert shot.cards[at].top
+    profile = _bench_profile(tmp_path, deck, 16, 38000)
+    assert profile.picture_only[profile.codes.index("Jsp")]
+    result = recognize(shot.jpeg, profile)
+    assert _read_as(shot, result.cards, "Jsp"), result.codes
 
 
 def test_a_blank_card_is_not_learned_by_its_picture(tmp_path: Path) -> None:

@@ -104,6 +104,12 @@ PIECE_GAP: Final = 2
 #: for certain).
 SAME_BOX: Final = 0.15
 SAME_SHAPE: Final = 0.8
+#: A corner index starts near the card's top edge: its rank's top lies at most this many
+#: times the rank-to-pip distance below it. On the cards of 53 tuned and probe decks learned
+#: from their index, 0.9 at most (a joker's word); marks of a picture taken for an index (a
+#: Swiss jack's, a jester's cap, the frame of a KDE court) lay 1.5 to 4.9 times their distance
+#: down. Such a card is learned by its picture (``learn_picture``) and read where it shows.
+CORNER_DEPTH: Final = 1.4
 #: Width of the card rim (fraction of the card width) treated as blank.
 EDGE_MARGIN: Final = 0.03
 #: Card white, learning a card: every channel of the normalised card over ``WHITE_LEVEL`` (the
@@ -117,6 +123,11 @@ WHITE_HULL: Final = 0.5
 #: how large it is at the least (fractions of the card's width, height; of its width).
 LONE_BOX: Final = (0.3, 0.2)
 LONE_MIN: Final = 0.08
+#: ... and how near the corner for its size: its box at most this many times its unit (the
+#: square root of its area, holes filled: ``filled_area``) from the card's top and left (as
+#: ``CORNER_DEPTH`` for an index). On 30 tuned and probe decks the jokers' stars lay within
+#: 1.9 units of the corner; arcs of a jester's cap taken for one, 6.4 and 7.8.
+LONE_DEPTH: Final = 3.0
 #: ... and how large at the most (of the card's width) before the darker levels are searched
 #: for an index: larger is court art reaching into the corner, not a star.
 LONE_MAX: Final = 0.3
@@ -250,7 +261,8 @@ def _find_index(norm: FloatImage, level: float, opening: int,
          and b.y < highest.y + highest.h), key=lambda b: b.x + b.y)
     for top in tops:
         found = _index_below(top, in_box, marks, w, art_pip)
-        if found is not None and not any(_same_glyph(ink, r, found[0]) for r in found[1]):
+        if (found is not None and _at_corner(*found)
+                and not any(_same_glyph(ink, r, found[0]) for r in found[1])):
             pip, ranks = found
             # A speck over the rank may be a piece of it (a pale 5's flag): a level where none
             # is is preferred, as one where the pip stands alone.
@@ -258,6 +270,18 @@ def _find_index(norm: FloatImage, level: float, opening: int,
                 _touching(pip, b) for b in marks if b is not pip and all(b is not r for r in ranks)
             ) and not any(g is r for g in under_specks for r in ranks)
     raise NoIndexFoundError("the card's corner shows a rank but no suit pip below it")
+
+
+def _at_corner(pip: Blob, ranks: list[Blob]) -> bool:
+    """Whether an index of ``pip`` and ``ranks`` starts near the card's top edge: its rank's
+    top at most ``CORNER_DEPTH`` times the rank-to-pip distance below it.
+
+    >>> pip = Blob(np.array([20.0, 60.0]), 14, 54, 12, 12, 100)
+    >>> [_at_corner(pip, [Blob(np.array([20.0, 40.0]), 14, y, 12, 16, 120)]) for y in (20, 32)]
+    [True, False]
+    """
+    depth = float(np.linalg.norm(pip.centroid - _joint_centroid(ranks)))
+    return min(r.y for r in ranks) <= CORNER_DEPTH * depth
 
 
 def _same_glyph(ink: Mask, a: Blob, b: Blob) -> bool:
@@ -747,7 +771,8 @@ def lone_mark(norm: FloatImage, most: float | None = LONE_MAX) -> Blob | None:
     marks = [b for b in ink_blobs(ink, min_area=6)
              if b.x < LONE_BOX[0] * w and b.y < LONE_BOX[1] * h and b.x > margin
              and b.y > margin and LONE_MIN * w <= b.size <= (math.inf if most is None else most) * w
-             and 0.5 <= b.w / b.h <= 2.0]
+             and 0.5 <= b.w / b.h <= 2.0
+             and max(b.x, b.y) <= LONE_DEPTH * math.sqrt(filled_area(ink, b))]
     if not marks:
         return None
     top = min(marks, key=lambda b: b.x + b.y)
