@@ -64,6 +64,18 @@ def _photo(deck: ArtDeck, seed: int, index: int,
     return make_photo(rng, deck.codes, deck, size=size, table="wild")
 
 
+def _joker_photo(deck: ArtDeck, seed: int, index: int) -> SynthPhoto:
+    """The ``index``-th photo (from 0) that ``bench/vision_ab.py build --jokers`` draws of a deck
+    whose photos are seeded ``seed``: one or two jokers and four other cards, 12 MP."""
+    jokers = [c for c in deck.codes if c.startswith("jk")]
+    rng = np.random.default_rng(seed)
+    for _ in range(index):
+        make_photo(rng, with_jokers(rng, deck.codes, jokers), deck, size=(4000, 3000),
+                   table="wild")
+    return make_photo(rng, with_jokers(rng, deck.codes, jokers), deck, size=(4000, 3000),
+                      table="wild")
+
+
 def test_fan_of_cards_with_printed_outlines_is_read_whole(tmp_path: Path) -> None:
     # The cards' black outlines used to split the fan into strips too narrow for an index.
     _need_art("anglo")
@@ -434,10 +446,7 @@ def test_jokers_whose_wheels_the_card_above_clips_are_read(tmp_path: Path) -> No
     _need_art("tigullio")
     deck = toss_like(aisleriot("tigullio"), "warm")
     jokers = [c for c in deck.codes if c.startswith("jk")]
-    rng = np.random.default_rng(38011)
-    for _ in range(5):
-        shot = make_photo(rng, with_jokers(rng, deck.codes, jokers), deck, size=(4000, 3000),
-                          table="wild")
+    shot = _joker_photo(deck, 38011, 4)
     assert shot.kind == "fan" and {"jk-red", "jk-black"} <= {c.code for c in shot.cards}
     wanted = {c.code for c in shot.cards} | set(jokers)
     result = recognize(shot.jpeg, _bench_profile(tmp_path, deck, 1, 38000, wanted))
@@ -968,11 +977,7 @@ def test_a_court_whose_picture_shows_a_rank_over_a_pip_far_from_the_corner_is_re
     # (``learn.CORNER_DEPTH``): the jack is learned by its picture, and read from it.
     _need_art("swiss-xvii")
     deck = aisleriot("swiss-xvii")
-    jokers = [c for c in deck.codes if c.startswith("jk")]
-    rng = np.random.default_rng(38161)
-    for _ in range(2):
-        shot = make_photo(rng, with_jokers(rng, deck.codes, jokers), deck, size=(4000, 3000),
-                          table="wild")
+    shot = _joker_photo(deck, 38161, 1)
     at = next(k for k, c in enumerate(shot.cards) if c.code == "Jsp")
     assert shot.cards[at].top
     profile = _bench_profile(tmp_path, deck, 16, 38000)
