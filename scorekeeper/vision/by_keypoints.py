@@ -173,19 +173,31 @@ def _by_keypoints(scene: Scene, cards: list[_Card], profile: DeckProfile,
     found = _placements(scene, unexplained, width, learned)
     read = {c.card for c in cards}
     pictures = _Pictures(profile)
-    out: list[_Card] = []
+    # Each placement named, then taken best fitting first: pictures drawn in one frame place
+    # a card alike, and the keypoints of the one with the most may lie on another's card.
+    named: list[tuple[tuple[int, int, float], int, npt.NDArray[np.float64]]] = []
     for group, quad in found:
         # Overlap as a share of the smaller outline: the larger of the two shares.
         if not left.least <= _short_side(quad) <= left.most or any(
                 max(_overlap_share(quad, c.quad), _overlap_share(c.quad, quad)) > SAME_PLACE
-                for c in cards + out):
+                for c in cards):
             continue
         if _share_within(quad, unexplained) < EXPLAINS:
             continue
-        named = _named(scene.ink, pictures, quad, learned.groups[group], read, n, left.explained)
-        if named is None:
+        fit = _named(scene.ink, pictures, quad, learned.groups[group], read, n, left.explained)
+        if fit is not None:
+            named.append((fit, group, quad))
+    out: list[_Card] = []
+    for first, group, quad in sorted(named, key=lambda found: -found[0][2]):
+        if any(max(_overlap_share(quad, c.quad), _overlap_share(c.quad, quad)) > SAME_PLACE
+               for c in out):
             continue
-        card, second = named
+        # Named as a card found since (a deck's jokers drawn alike): the next of them.
+        again = first if first[0] not in read else _named(
+            scene.ink, pictures, quad, learned.groups[group], read, n, left.explained)
+        if again is None:
+            continue
+        card, second, _ = again
         read.add(card)
         out.append(_Card(card, PICTURE_WORST, 0.0, second, quad, canon=CANON_CORNERS,
                          worst=PICTURE_WORST))
@@ -407,10 +419,11 @@ def _share_within(quad: npt.NDArray[np.float64], part: npt.NDArray[np.bool_]) ->
 
 def _named(ink: npt.NDArray[np.float32], pictures: _Pictures, quad: npt.NDArray[np.float64],
            alike: tuple[int, ...], read: set[int], n: int,
-           explained: npt.NDArray[np.bool_]) -> tuple[int, int] | None:
+           explained: npt.NDArray[np.bool_]) -> tuple[int, int, float] | None:
     """The card of ``alike`` (not among ``read``) whose picture explains the photo inside
-    ``quad`` (less what read cards ``explained``, at half size) best, and its runner-up; None
-    unless it fits clearly better than any card drawn otherwise (``by_picture._clearly_best``)."""
+    ``quad`` (less what read cards ``explained``, at half size) best, its runner-up, and its
+    fit; None unless it fits clearly better than any card drawn otherwise
+    (``by_picture._clearly_best``)."""
     shown = _scaled(quad, 1.0 - REREAD_INSET)
     width = float(np.linalg.norm(quad[1] - quad[0]))
     samples = _picture_samples(ink, pictures, shown, width,
@@ -426,4 +439,4 @@ def _named(ink: npt.NDArray[np.float32], pictures: _Pictures, quad: npt.NDArray[
     if not _clearly_best(photo, drawn, per_card, best, (c for c in range(n) if c not in alike)):
         return None
     runners = sorted((c for c in range(n) if c != best), key=lambda c: -per_card[c])
-    return best, runners[0] if runners else -1
+    return best, runners[0] if runners else -1, float(per_card[best])
