@@ -7,7 +7,9 @@ regions is still unexplained, local features (SIFT keypoints) of the learned pic
 looked for in the photo around it; where enough of one picture's agree on one placement (a
 homography, by RANSAC) whose outline covers some of the unexplained part, that outline is a
 card's. The learned picture then names it as in ``by_picture``: the picture must fit the photo
-within the outline well, and clearly better than any card drawn otherwise. Cards drawn alike
+within the outline well, and clearly better than any card drawn otherwise. Where several
+pictures place a card at one place (courts drawn in one frame), the one named that fits best
+is taken. Cards drawn alike
 (a deck's jokers in several inks, ``ALIKE``) share their keypoints; of those, the one whose
 picture fits best is named, with the next as its alternative. Cards so read are unsure
 (``by_picture.PICTURE_WORST``): the player is asked.
