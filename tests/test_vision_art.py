@@ -986,6 +986,25 @@ def test_a_court_whose_picture_shows_a_rank_over_a_pip_far_from_the_corner_is_re
     assert _read_as(shot, result.cards, "Jsp"), result.codes
 
 
+def test_jokers_stars_among_a_fans_drawings_past_the_lone_mark_budget_are_read(
+        tmp_path: Path) -> None:
+    # An orell fan of the joker set (the deck of seed 38070, its sixth photo): two jokers drawn
+    # in fine detail beside four cards give 2,896 compact marks, past ``LONE_BUDGET``, and the
+    # jokers' stars have 47-68 marks alike among the drawings, past ``LONE_TWINS``: they were
+    # never compared, and neither joker was read. Of the marks left out, those shaped most
+    # like a learned star are kept (``guesses.LONE_RESCUE``).
+    _need_art("orell")
+    deck = toss_like(aisleriot("orell"), "deep")
+    shot = _joker_photo(deck, 38071, 5)
+    jokers = [c.code for c in shot.cards if c.code.startswith("jk")]
+    assert len(jokers) == 2
+    profile = _bench_profile(tmp_path, deck, 7, 38000)
+    result = recognize(shot.jpeg, profile)
+    assert all(_read_as(shot, result.cards, code) for code in jokers), result.codes
+    pairs = match(list(shot.cards), [card.corners for card in result.cards])
+    assert len(result.cards) == len(set(pairs.values())), result.codes  # nothing extra
+
+
 def test_a_blank_card_is_not_learned_by_its_picture(tmp_path: Path) -> None:
     # With no index and no picture, there is nothing to know the card by: it stays refused,
     # and the player is told to photograph its face.

@@ -24,9 +24,23 @@ from scorekeeper.vision.assemble import (
     _same_size,
 )
 from scorekeeper.vision.builtin import reference_profile
-from scorekeeper.vision.features import FINE_PARTS, Blob, frame_matrix, patch_matrix
+from scorekeeper.vision.features import (
+    FINE_PARTS,
+    HU_MOMENTS,
+    Blob,
+    frame_matrix,
+    mark_shape,
+    patch_matrix,
+)
 from scorekeeper.vision.fine import REFINE_MAX, _refined
-from scorekeeper.vision.guesses import LONE_BUDGET, LONE_TWINS, _Guess, _guesses, _lone_guesses
+from scorekeeper.vision.guesses import (
+    LONE_BUDGET,
+    LONE_RESCUE,
+    LONE_TWINS,
+    _Guess,
+    _guesses,
+    _lone_guesses,
+)
 from scorekeeper.vision.kept import _placements
 from scorekeeper.vision.marks import _marks
 from scorekeeper.vision.outlines import SURE, _corner_exposed, _on_cards, _placeable
@@ -302,9 +316,35 @@ def test_a_busy_cloths_alike_marks_are_no_lone_marks_past_the_budget(alike: int)
     rng = np.random.default_rng(0)
     blobs = [Blob(rng.uniform(100, size - 100, 2), 0, 0, 8, 8, 40) for _ in range(alike)]
     blobs.append(Blob(np.array([800.0, 800.0]), 0, 0, 14, 13, 120))
-    marks = {g.pip for g in _lone_guesses(scene, scene.ink, blobs)}
+    marks = {g.pip for g in _lone_guesses(scene, scene.ink, blobs, np.zeros((0, HU_MOMENTS)))}
     assert alike > LONE_TWINS
     assert marks == ({alike} if alike > LONE_BUDGET else set(range(alike + 1)))
+
+
+def test_past_the_budget_the_marks_shaped_like_a_learned_lone_mark_are_kept() -> None:
+    # Past the budget, a joker's stars among a fan's fine drawings had as many alike marks as
+    # a cloth's: of the marks left out for that, those shaped most like a learned lone mark
+    # are kept (``LONE_RESCUE``): here 40 discs among 360 bars, alike to the rule's eye.
+    size = 1600
+    ink = np.zeros((size, size), np.float32)
+    blobs = []
+    for k in range(400):
+        x, y = 40 + 38 * (k % 40), 40 + 150 * (k // 40)
+        if k % 10:
+            ink[y:y + 12, x + 4:x + 8] = 1.0  # a bar, 4 x 12
+            blobs.append(Blob(np.array([x + 5.5, y + 5.5]), x, y, 12, 12, 48))
+        else:
+            cv2.circle(ink, (x + 6, y + 6), 5, 1.0, -1)  # a disc, 11 across
+            blobs.append(Blob(np.array([x + 6.0, y + 6.0]), x, y, 12, 12, 81))
+    white = np.ones((size, size, 3), np.float32)
+    scene = Scene(white, ink, np.ones((size // 2, size // 2), np.int32), {1: 300.0},
+                  white[::4, ::4])
+    discs = {k for k in range(400) if k % 10 == 0}
+    disc = np.zeros((24, 24), np.uint8)
+    cv2.circle(disc, (12, 12), 9, 1, -1)
+    kept = {g.pip for g in _lone_guesses(scene, ink, blobs, mark_shape(disc)[None])}
+    assert discs <= kept and len(kept) == LONE_RESCUE
+    assert not {g.pip for g in _lone_guesses(scene, ink, blobs, np.zeros((0, HU_MOMENTS)))}
 
 
 def _card(score: float, side: float, x: float, worst: float | None = None) -> _Card:

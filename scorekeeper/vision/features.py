@@ -480,6 +480,33 @@ def filled_area(ink_mask: Mask, blob: Blob) -> int:
     return max(blob.area, int(np.count_nonzero(outside != 2)))
 
 
+#: A mark's shape is told by this many of its Hu moments (log scale; the later ones are tiny
+#: and noisy at a mark's few pixels).
+HU_MOMENTS: Final = 4
+
+
+def mark_shape(mask: Mask) -> npt.NDArray[np.float64]:
+    """The shape of the largest piece of ``mask``, whatever its size and turn: its first
+    ``HU_MOMENTS`` Hu moments on a log scale (zeros where the mask is empty).
+
+    >>> disc = np.zeros((40, 40), np.uint8); _ = cv2.circle(disc, (20, 20), 15, 1, -1)
+    >>> small = np.zeros((20, 20), np.uint8); _ = cv2.circle(small, (10, 10), 7, 1, -1)
+    >>> bar = np.zeros((40, 40), np.uint8); bar[5:35, 17:23] = 1
+    >>> near = float(np.abs(mark_shape(disc) - mark_shape(small)).sum())
+    >>> far = float(np.abs(mark_shape(disc) - mark_shape(bar)).sum())
+    >>> near < 0.1 < far
+    True
+    """
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8),
+                                                               connectivity=8)
+    if count < 2:
+        return np.zeros(HU_MOMENTS)
+    piece = labels == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    hu = cv2.HuMoments(cv2.moments(piece.astype(np.uint8), True)).ravel()[:HU_MOMENTS]
+    out: npt.NDArray[np.float64] = -np.sign(hu) * np.log10(np.abs(hu) + 1e-30)
+    return out
+
+
 def ink_blobs(ink_mask: Mask, min_area: int = 4) -> list[Blob]:
     """Connected components of an ink mask (8-connected), small specks dropped."""
     count, _, stats, centroids = cv2.connectedComponentsWithStats(

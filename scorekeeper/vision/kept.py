@@ -6,7 +6,7 @@ typical places of a card around its index.
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 import cv2
@@ -14,7 +14,14 @@ import numpy as np
 import numpy.typing as npt
 
 from scorekeeper.cards import Card
-from scorekeeper.vision.features import GLYPH_GROW, GlyphTemplates, grown, index_glyphs
+from scorekeeper.vision.features import (
+    GLYPH_GROW,
+    HU_MOMENTS,
+    GlyphTemplates,
+    grown,
+    index_glyphs,
+    mark_shape,
+)
 from scorekeeper.vision.profile import DeckProfile
 
 if TYPE_CHECKING:
@@ -62,6 +69,8 @@ class _Kept:
     card_of: dict[tuple[int, str], int]  # and back
     placements: npt.NDArray[np.float64]  # typical places of a card around a pair of marks
     chains: tuple[tuple[int, float, float, float], ...] = ()  # the word indices (``_chains``)
+    lone_shapes: npt.NDArray[np.float64] = field(  # the lone marks' (``features.mark_shape``)
+        default_factory=lambda: np.zeros((0, HU_MOMENTS)))
 
 
 _KEPT: weakref.WeakKeyDictionary[DeckProfile, _Kept] = weakref.WeakKeyDictionary()
@@ -77,8 +86,21 @@ def _kept(profile: DeckProfile) -> _Kept:
         _KEPT[profile] = _Kept(_groups(profile, own), glyphs, {}, shown, {
             rank_and_suit: card for card, rank_and_suit in enumerate(shown)
             if rank_and_suit is not None and paired[card]},
-            _placements(profile.corners[~profile.lone[profile.owner]]), _chains(profile))
+            _placements(profile.corners[~profile.lone[profile.owner]]), _chains(profile),
+            _lone_shapes(own[profile.lone[profile.owner]]))
     return _KEPT[profile]
+
+
+def _lone_shapes(glyphs: npt.NDArray[np.uint8]) -> npt.NDArray[np.float64]:
+    """The shapes (``features.mark_shape``) of the lone marks' templates' own glyphs
+    (``features.index_glyph``), of those that show one.
+
+    >>> star = np.zeros((2, 30, 24), np.uint8); star[0, 10:20, 8:16] = 1
+    >>> _lone_shapes(star).shape
+    (1, 4)
+    """
+    shown = [mark_shape(g) for g in glyphs if g.any()]
+    return np.array(shown) if shown else np.zeros((0, HU_MOMENTS))
 
 
 def _chains(profile: DeckProfile) -> tuple[tuple[int, float, float, float], ...]:

@@ -210,7 +210,8 @@ def _read_indices(img: npt.NDArray[np.uint8], scene: Scene, profile: DeckProfile
         parts += [frozenset((-len(parts) - 1,)), frozenset((-len(parts) - 2,))]
     guesses += _waist_guesses(scene, blobs, halves, profile)
     # Lone marks are looked for among the marks of the photo, not those made up for words.
-    lone = _lone_guesses(scene, ink, blobs) if profile.lone.any() else []
+    lone = (_lone_guesses(scene, ink, blobs, kept.lone_shapes) if profile.lone.any()
+            else [])
     if kept.chains:
         # A word index whose letters blur into one mark, read where the deck's word has them.
         words, made = _chain_guesses(scene, chains, kept.chains)
