@@ -9,10 +9,9 @@ homography, by RANSAC) whose outline covers some of the unexplained part, that o
 card's. The learned picture then names it as in ``by_picture``: the picture must fit the photo
 within the outline well, and clearly better than any card drawn otherwise. Where several
 pictures place a card at one place (courts drawn in one frame), the one named that fits best
-is taken. Cards drawn alike
-(a deck's jokers in several inks, ``ALIKE``) share their keypoints; of those, the one whose
-picture fits best is named, with the next as its alternative. Cards so read are unsure
-(``by_picture.PICTURE_WORST``): the player is asked.
+is taken. Cards drawn alike (a deck's jokers in several inks, ``ALIKE``) share their
+keypoints; of those, the one whose picture fits best is named, with the next as its
+alternative. Cards so read are unsure (``by_picture.PICTURE_WORST``): the player is asked.
 """
 
 from __future__ import annotations
@@ -179,10 +178,7 @@ def _by_keypoints(scene: Scene, cards: list[_Card], profile: DeckProfile,
     # a card alike, and the keypoints of the one with the most may lie on another's card.
     named: list[tuple[tuple[int, int, float], int, npt.NDArray[np.float64]]] = []
     for group, quad in found:
-        # Overlap as a share of the smaller outline: the larger of the two shares.
-        if not left.least <= _short_side(quad) <= left.most or any(
-                max(_overlap_share(quad, c.quad), _overlap_share(c.quad, quad)) > SAME_PLACE
-                for c in cards):
+        if not left.least <= _short_side(quad) <= left.most or _placed_on(quad, cards):
             continue
         if _share_within(quad, unexplained) < EXPLAINS:
             continue
@@ -191,8 +187,7 @@ def _by_keypoints(scene: Scene, cards: list[_Card], profile: DeckProfile,
             named.append((fit, group, quad))
     out: list[_Card] = []
     for first, group, quad in sorted(named, key=lambda found: -found[0][2]):
-        if any(max(_overlap_share(quad, c.quad), _overlap_share(c.quad, quad)) > SAME_PLACE
-               for c in out):
+        if _placed_on(quad, out):
             continue
         # Named as a card found since (a deck's jokers drawn alike): the next of them.
         again = first if first[0] not in read else _named(
@@ -204,6 +199,13 @@ def _by_keypoints(scene: Scene, cards: list[_Card], profile: DeckProfile,
         out.append(_Card(card, PICTURE_WORST, 0.0, second, quad, canon=CANON_CORNERS,
                          worst=PICTURE_WORST))
     return out
+
+
+def _placed_on(quad: npt.NDArray[np.float64], cards: list[_Card]) -> bool:
+    """Whether ``quad`` lies where one of ``cards`` lies (``SAME_PLACE``), their overlap as a
+    share of the smaller outline: the larger of the two shares."""
+    return any(max(_overlap_share(quad, c.quad), _overlap_share(c.quad, quad)) > SAME_PLACE
+               for c in cards)
 
 
 def _showing(scene: Scene, left: _LeftOver) -> npt.NDArray[np.bool_]:

@@ -270,10 +270,10 @@ def _lone_guesses(scene: Scene, ink: FloatImage, blobs: list[Blob],
         # with hundreds of twins (a joker's star has a few: its other star, pips of its size).
         twins = _twins(blobs, scene.regions_at(np.array([b.centroid for b in blobs]),
                                                printed=True), candidates)
-        many = twins > LONE_TWINS
-        kept = [i for i, n in zip(candidates, many.tolist(), strict=True) if not n]
-        candidates = kept + _likest(mask, blobs, [i for i, n in zip(
-            candidates, many.tolist(), strict=True) if n], shapes)
+        many = (twins > LONE_TWINS).tolist()
+        left_out = [i for i, m in zip(candidates, many, strict=True) if m]
+        candidates = ([i for i, m in zip(candidates, many, strict=True) if not m]
+                      + _likest(mask, blobs, left_out, shapes))
     regions = scene.regions_at(np.array([blobs[i].centroid for i in candidates]).reshape(-1, 2),
                                printed=True)
     directions = _Directions(scene.ink)

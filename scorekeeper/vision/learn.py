@@ -768,11 +768,15 @@ def lone_mark(norm: FloatImage, most: float | None = LONE_MAX) -> Blob | None:
     mark with its holes filled (``filled_area``)."""
     h, w = norm.shape[:2]
     ink, margin = _corner_ink(norm, INK_LEVEL)
-    marks = [b for b in ink_blobs(ink, min_area=6)
-             if b.x < LONE_BOX[0] * w and b.y < LONE_BOX[1] * h and b.x > margin
-             and b.y > margin and LONE_MIN * w <= b.size <= (math.inf if most is None else most) * w
-             and 0.5 <= b.w / b.h <= 2.0
-             and max(b.x, b.y) <= LONE_DEPTH * math.sqrt(filled_area(ink, b))]
+    compact = [b for b in ink_blobs(ink, min_area=6)
+               if b.x < LONE_BOX[0] * w and b.y < LONE_BOX[1] * h and b.x > margin
+               and b.y > margin
+               and LONE_MIN * w <= b.size <= (math.inf if most is None else most) * w
+               and 0.5 <= b.w / b.h <= 2.0]
+    # Each with its holes filled (a ring's unit is its disc's), within ``LONE_DEPTH`` of its
+    # units of the corner.
+    marks = [m for m in (replace(b, area=filled_area(ink, b)) for b in compact)
+             if max(m.x, m.y) <= LONE_DEPTH * math.sqrt(m.area)]
     if not marks:
         return None
     top = min(marks, key=lambda b: b.x + b.y)
@@ -785,7 +789,7 @@ def lone_mark(norm: FloatImage, most: float | None = LONE_MAX) -> Blob | None:
                                                    top.x:top.x + top.w]
     if not below.size or float(below.mean()) >= LONE_BELOW or _faint_pip_below(norm, top):
         return None
-    return replace(top, area=filled_area(ink, top))  # a ring's unit is its disc's
+    return top
 
 
 def _faint_pip_below(norm: FloatImage, top: Blob) -> bool:

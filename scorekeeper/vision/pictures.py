@@ -21,6 +21,8 @@ OVERLAP_SIDE: Final = 64
 OVERLAP_BLUR: Final = 0.02
 #: The fewest pixels compared.
 LEAST_PIXELS: Final = 16
+#: A learned picture's size as compared (width, height: ``OVERLAP_SIDE`` wide).
+_PICTURE_SIZE: Final = (OVERLAP_SIDE, round(OVERLAP_SIDE / CANON_W * CANON_H))
 #: Where a canonical card's corner lies on its pixels: a quarter pixel before its first
 #: pixel's centre (``calibration.straighten`` draws the card twice as large, then halves it).
 CANON_PIXEL: Final = -0.25
@@ -83,9 +85,8 @@ def _picture_samples(ink: FloatImage, pictures: _Pictures, poly: npt.NDArray[np.
     drawn = []
     for card, canon, quad in placed:
         picture = pictures.get(card)
-        to_picture = _resized(picture.shape[1] / CANON_W, picture.shape[0] / CANON_H, 0.0, 0.0)
         on_picture = cv2.perspectiveTransform((canon + CANON_PIXEL)[None].astype(np.float32),
-                                              to_picture)[0]
+                                              _TO_PICTURE)[0]
         to_photo = to_crop @ cv2.getPerspectiveTransform(on_picture, quad.astype(np.float32))
         warped = cv2.warpPerspective(picture, to_photo, size, flags=cv2.INTER_LINEAR,
                                      borderMode=cv2.BORDER_REPLICATE)
@@ -107,6 +108,10 @@ def _resized(fx: float, fy: float, x0: float, y0: float) -> npt.NDArray[np.float
                      [0.0, 0.0, 1.0]])
 
 
+#: The map from the canonical card's pixels to a learned picture's as compared.
+_TO_PICTURE: Final = _resized(_PICTURE_SIZE[0] / CANON_W, _PICTURE_SIZE[1] / CANON_H, 0.0, 0.0)
+
+
 class _Pictures:
     """The learned cards' pictures (inkness) at ``OVERLAP_SIDE`` pixels wide, as needed."""
 
@@ -117,10 +122,8 @@ class _Pictures:
     def get(self, card: int) -> FloatImage:
         """A card's picture."""
         if card not in self.small:
-            self.small[card] = cv2.resize(
-                self.profile.ink[card].astype(np.float32) / 255.0,
-                (OVERLAP_SIDE, round(OVERLAP_SIDE / CANON_W * CANON_H)),
-                interpolation=cv2.INTER_AREA)
+            self.small[card] = cv2.resize(self.profile.ink[card].astype(np.float32) / 255.0,
+                                          _PICTURE_SIZE, interpolation=cv2.INTER_AREA)
         return self.small[card]
 
 
