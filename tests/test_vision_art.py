@@ -1005,6 +1005,25 @@ def test_jokers_stars_among_a_fans_drawings_past_the_lone_mark_budget_are_read(
     assert len(result.cards) == len(set(pairs.values())), result.codes  # nothing extra
 
 
+def test_a_joker_on_top_seen_at_a_slant_is_placed_along_both_edges_at_its_star(
+        tmp_path: Path) -> None:
+    # A neoclassical joker lying on top of a pile at 35 degrees of tilt (the joker set's deck
+    # of seed 38040, its first photo): its corner by the star shows as 110 degrees, so every
+    # square frame along one edge put the card across the other; the one its picture fitted
+    # best lay over the table, and the joker was counted where no card lies.
+    # Frames along the two edges (``features.slanted_lone_frames``) lay it on itself.
+    _need_art("neoclassical")
+    deck = aisleriot("neoclassical")
+    shot = _joker_photo(deck, 38041, 0)
+    at = next(k for k, c in enumerate(shot.cards) if c.code == "jk-black")
+    assert shot.cards[at].top and shot.tilt > 30
+    profile = _bench_profile(tmp_path, deck, 4, 38000)
+    result = recognize(shot.jpeg, profile)
+    assert _read_as(shot, result.cards, "jk-black"), result.codes
+    pairs = match(list(shot.cards), [card.corners for card in result.cards])
+    assert len(result.cards) == len(set(pairs.values())), result.codes  # nothing extra
+
+
 def test_a_blank_card_is_not_learned_by_its_picture(tmp_path: Path) -> None:
     # With no index and no picture, there is nothing to know the card by: it stays refused,
     # and the player is told to photograph its face.

@@ -61,6 +61,10 @@ GLYPH_GROW: Final = 1
 #: root of the mark's area (which turning the card does not change), and the mark's centroid
 #: lies this many units above the frame's origin, the rest of a unit below the anchor.
 LONE_OFFSET: Final = 0.5
+#: Two edge ways this far apart (degrees, modulo a right angle) may be a card's two edges at its
+#: corner seen at a slant (jokers photographed at 35 and 38 degrees of tilt showed the corners
+#: by their stars as 110 and 76 degrees).
+SLANT: Final = (6.0, 30.0)
 #: A pixel is ink when its darkest normalised channel is below this.
 INK_LEVEL: Final = 0.55
 #: Length of a patch step in frame units.
@@ -127,6 +131,33 @@ def lone_points(centroid: npt.NDArray[np.float64], unit: float, down: npt.NDArra
     [[10.0, 12.0], [10.0, 8.0]]
     """
     return centroid + LONE_OFFSET * unit * down, centroid - (1.0 - LONE_OFFSET) * unit * down
+
+
+def slanted_lone_frames(centroid: npt.NDArray[np.float64], unit: float,
+                        ways: tuple[float, ...]) -> list[npt.NDArray[np.float64]]:
+    """Frames (2x3) of a lone corner mark at ``centroid`` whose card's corner is not square in
+    the photo (a card seen at a slant): its x axis along one of the edge ``ways`` (degrees,
+    modulo a right angle) and its down along another, ``SLANT`` apart, each way up.
+
+    >>> f = slanted_lone_frames(np.array([10.0, 10.0]), 2.0, (0.0, 15.0, 50.0))
+    >>> len(f), np.round(f[0], 2).tolist()
+    (8, [[2.0, -0.52, 9.74], [0.0, 1.93, 10.97]])
+    """
+    out = []
+    for a in ways:
+        for b in ways:
+            apart = (b - a) % 90.0
+            if not SLANT[0] <= min(apart, 90.0 - apart) <= SLANT[1]:
+                continue
+            for quarter in range(4):
+                x = a + 90.0 * quarter
+                # The down among b's four that lies nearest a right angle past x.
+                down = x + 90.0 + ((b - a + 45.0) % 90.0 - 45.0)
+                axes = unit * np.array([[math.cos(math.radians(x)), math.cos(math.radians(down))],
+                                        [math.sin(math.radians(x)), math.sin(math.radians(down))]])
+                origin = centroid + LONE_OFFSET * axes[:, 1]
+                out.append(np.hstack([axes, origin[:, None]]))
+    return out
 
 
 def patch_matrix(

@@ -57,6 +57,10 @@ LONE_REACH: Final = 4.0
 LONE_BIN: Final = 3
 LONE_APART: Final = 12
 LONE_SECOND: Final = 0.25
+#: The ways the edges run around a lone mark, strongest first, that may be its card's two edges
+#: seen at a slant (``features.slanted_lone_frames``): a checked cloth's ran stronger than the
+#: card's second edge by a joker's star.
+LONE_WAYS: Final = 4
 #: Past this many compact marks that could be lone marks (on the probe photos a hundred, nine
 #: photos in ten under 250), those with more twins than ``LONE_TWINS`` on their region
 #: (``_twins``) are left out: on the probe photos the stars read had at most 13, and cloths
@@ -93,6 +97,7 @@ class _Guess:
     refined: npt.NDArray[np.float64] | None = None
     lone: bool = False  # a lone corner mark (``pip`` is ``anchor``), read as lone cards only
     chain: bool = False  # read from a long mark as a word index, kept only as such a card
+    ways: tuple[float, ...] = ()  # a lone mark's edge ways around it (``_Directions.near``)
 
 
 def _guesses(scene: Scene, blobs: list[Blob], profile: DeckProfile) -> list[_Guess]:
@@ -283,19 +288,20 @@ def _lone_guesses(scene: Scene, ink: FloatImage, blobs: list[Blob],
             continue
         b = blobs[i]
         unit = math.sqrt(filled[i])
-        for angle in directions.near(b.centroid, unit):
+        chosen, ways = directions.near(b.centroid, unit)
+        for angle in chosen:
             for quarter in range(4):
                 a = math.radians(angle + 90 * quarter)
                 origin, anchor = lone_points(b.centroid, unit, np.array([math.cos(a), math.sin(a)]))
                 origins.append(origin)
                 anchors.append(anchor)
                 units.append(unit)
-                owners.append((i, region))
+                owners.append((i, region, ways))
     if not origins:
         return []
     frames = frame_matrices(np.array(origins), np.array(anchors))
-    return [_Guess(i, i, frame, unit, region, lone=True)
-            for (i, region), frame, unit in zip(owners, frames, units, strict=True)]
+    return [_Guess(i, i, frame, unit, region, lone=True, ways=ways)
+            for (i, region, ways), frame, unit in zip(owners, frames, units, strict=True)]
 
 
 def _likest(mask: Mask, blobs: list[Blob], which: list[int],
@@ -342,17 +348,18 @@ class _Directions:
         self.bins = (angle // LONE_BIN).astype(np.int32) % (90 // LONE_BIN)
         self.strength = strength * strength
 
-    def near(self, point: npt.NDArray[np.float64], unit: float) -> list[float]:
+    def near(self, point: npt.NDArray[np.float64], unit: float) -> tuple[
+            list[float], tuple[float, ...]]:
         """The directions (degrees) the edges mostly run in from 1 to ``LONE_REACH`` units of
         a point (not the mark's own outline): the strongest, and a second one if it is strong
-        and apart."""
+        and apart; and every way they run there, strongest first (``LONE_WAYS`` at most)."""
         h, w = self.bins.shape
         cx, cy = point / 2.0
         reach = LONE_REACH * unit / 2.0
         x0, x1 = max(0, int(cx - reach)), min(w, int(cx + reach) + 1)
         y0, y1 = max(0, int(cy - reach)), min(h, int(cy + reach) + 1)
         if x1 - x0 < 3 or y1 - y0 < 3:
-            return []
+            return [], ()
         # Squared distances: half the time of np.hypot, in the innermost loop of lone marks.
         ring = (np.arange(x0, x1)[None, :] - cx) ** 2 + (np.arange(y0, y1)[:, None] - cy) ** 2
         keep = (ring >= (unit / 2.0) ** 2) & (ring <= reach ** 2)
@@ -369,4 +376,6 @@ class _Directions:
                 if smooth[k] >= LONE_SECOND * smooth[best]:
                     out.append((k + 0.5) * LONE_BIN)
                 break
-        return out
+        peaks = [k for k in order.tolist() if smooth[k] > 0
+                 and smooth[k] >= smooth[_BIN_BEFORE[k]] and smooth[k] >= smooth[_BIN_AFTER[k]]]
+        return out, tuple((k + 0.5) * LONE_BIN for k in peaks[:LONE_WAYS])

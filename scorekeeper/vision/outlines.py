@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from scorekeeper.vision.features import REMAP_ROWS
+from scorekeeper.vision.features import LONE_OFFSET, REMAP_ROWS, slanted_lone_frames
 from scorekeeper.vision.guesses import _Guess
 from scorekeeper.vision.pictures import _picture_fits, _Pictures
 from scorekeeper.vision.profile import DeckProfile
@@ -131,7 +131,11 @@ def _lone_quad(scene: Scene, g: _Guess, turns: list[_Guess], profile: DeckProfil
     may (``_on_cards``), with an edge at its corner and its picture next to the mark showing
     (``LONE_LOOSE_PICTURE``): a finger across a joker whose picture fills it to its rim opens
     the rim, and the picture inside is then no card region.
-    Not ``loose``, only the first way. Returns the card's corners, the template they come
+    Not ``loose``, only the first way. A card seen at a slant shows its corner other than
+    square, so frames along two of the edges around the mark are tried with the square ones
+    (``features.slanted_lone_frames``), where both those edges show at the corner: one with
+    an edge at its corner alone laid a joker at the foot of a slanted fan across the fan.
+    Returns the card's corners, the template they come
     from, and how well it fits (edge shown, picture, outline)."""
     best = _lone_turn(scene, g, turns, profile, pictures, 0.0)
     if best is None and loose and g.score >= SURE:
@@ -147,26 +151,31 @@ def _lone_turn(scene: Scene, g: _Guess, turns: list[_Guess], profile: DeckProfil
     """``_lone_quad`` among the frames whose card lies on card regions as a reading with
     ``score`` must (``_on_cards``)."""
     best: tuple[npt.NDArray[np.float64], int, tuple[bool, float, float]] | None = None
-    for turn in turns:
-        template = turn.templates.get(g.card, g.template)
+    placings = [(turn.templates.get(g.card, g.template), frame, False) for turn in turns
+                for frame in ([turn.frame] if turn is not g else
+                              [f for f in (g.refined, g.frame) if f is not None])]
+    centroid = _mapped(g.frame, np.array([[0.0, -LONE_OFFSET]]))[0]
+    placings += [(g.templates.get(g.card, g.template), frame, True)
+                 for frame in slanted_lone_frames(centroid, g.unit, g.ways)]
+    for template, frame, slanted in placings:
         local = profile.corners[template].astype(np.float64)
-        frames = [turn.frame] if turn is not g else [f for f in (g.refined, g.frame)
-                                                       if f is not None]
-        for frame in frames:
-            quad = _mapped(frame, local)
-            if not _on_cards(scene, quad, score):
-                continue
-            shown = _edges_shown(scene, quad, enough=1) > 0
-            if not shown and best is not None and best[2][0]:
-                continue
-            tl, tr, _, bl = quad
-            near = tl + LONE_PICTURE * np.array([[0, 0], tr - tl, tr - tl + bl - tl, bl - tl])
-            fits = _picture_fits(scene.ink, pictures, near, float(np.linalg.norm(tr - tl)),
-                                 [(g.card, _canon_corners(profile, template), quad)])
-            fit = (shown, 0.0 if fits is None else fits[0],
-                   _outline_shown(scene, quad) if shown else 0.0)
-            if best is None or _lone_rank(fit) > _lone_rank(best[2]):
-                best = quad, template, fit
+        quad = _mapped(frame, local)
+        if not _on_cards(scene, quad, score):
+            continue
+        # A frame along two edges stands only where both edges show.
+        if slanted and _edges_shown(scene, quad) < 2:
+            continue
+        shown = _edges_shown(scene, quad, enough=1) > 0
+        if not shown and best is not None and best[2][0]:
+            continue
+        tl, tr, _, bl = quad
+        near = tl + LONE_PICTURE * np.array([[0, 0], tr - tl, tr - tl + bl - tl, bl - tl])
+        fits = _picture_fits(scene.ink, pictures, near, float(np.linalg.norm(tr - tl)),
+                             [(g.card, _canon_corners(profile, template), quad)])
+        fit = (shown, 0.0 if fits is None else fits[0],
+               _outline_shown(scene, quad) if shown else 0.0)
+        if best is None or _lone_rank(fit) > _lone_rank(best[2]):
+            best = quad, template, fit
     return best
 
 
