@@ -162,10 +162,11 @@ def _lone_turn(scene: Scene, g: _Guess, turns: list[_Guess], profile: DeckProfil
         quad = _mapped(frame, local)
         if not _on_cards(scene, quad, score):
             continue
+        edges = _edges_shown(scene, quad)
         # A frame along two edges stands only where both edges show.
-        if slanted and _edges_shown(scene, quad) < 2:
+        if slanted and edges < 2:
             continue
-        shown = _edges_shown(scene, quad, enough=1) > 0
+        shown = edges > 0
         if not shown and best is not None and best[2][0]:
             continue
         tl, tr, _, bl = quad
