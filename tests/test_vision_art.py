@@ -1024,6 +1024,23 @@ def test_a_joker_on_top_seen_at_a_slant_is_placed_along_both_edges_at_its_star(
     assert len(result.cards) == len(set(pairs.values())), result.codes  # nothing extra
 
 
+def test_a_joker_whose_picture_fits_both_jokers_alike_is_named_by_its_wheels(
+        tmp_path: Path) -> None:
+    # A blurred Swiss joker lying alone (the joker set's deck of seed 38160, its sixth photo):
+    # its part is found whole, but the two jokers differ only in the colour of their wheels,
+    # and their pictures fit it alike (0.98 both); its wheels were read as the red joker at
+    # 0.83 and 0.81, too little alone. The wheels at the part's corners now name it.
+    _need_art("swiss-xvii")
+    deck = aisleriot("swiss-xvii")
+    shot = _joker_photo(deck, 38161, 5)
+    assert [c.code for c in shot.cards if c.code.startswith("jk")] == ["jk-red"]
+    profile = _bench_profile(tmp_path, deck, 16, 38000)
+    result = recognize(shot.jpeg, profile)
+    assert _read_as(shot, result.cards, "jk-red"), result.codes
+    assert "jk-black" not in result.codes
+    assert next(c for c in result.cards if c.code == "jk-red").confidence < CHECK_BELOW
+
+
 def test_a_blank_card_is_not_learned_by_its_picture(tmp_path: Path) -> None:
     # With no index and no picture, there is nothing to know the card by: it stays refused,
     # and the player is told to photograph its face.

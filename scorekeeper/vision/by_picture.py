@@ -13,7 +13,7 @@ top of read cards too.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -57,10 +57,17 @@ LEAST_WIDTH: Final = 0.06
 #: The poorer part's score recorded for a card read so (``assemble._confidence``: 0.4
 #: strength, so its confidence is under ``recognition.CHECK_BELOW``).
 PICTURE_WORST: Final = 0.83
+#: A part whose picture fits cards drawn alike, not told apart (a deck's jokers differing only
+#: in the colour of their wheels), is the one of them that the lone marks inside it within this
+#: share of its width of a corner were read as, from this score (a blurred Swiss joker's wheels,
+#: under ``assemble.LONE_PAIRED``, 0.81 and 0.83).
+TIE_CORNER: Final = 0.35
+TIE_MARK: Final = 0.78
 
 
 def _by_picture(scene: Scene, cards: list[_Card], profile: DeckProfile,
-                left: _LeftOver) -> list[_Card]:
+                left: _LeftOver,
+                marks: Sequence[tuple[int, npt.NDArray[np.float64], float]] = ()) -> list[_Card]:
     """The cards read from their picture alone in the parts of ``scene``'s card regions that
     none of ``cards`` covers (``left``, from ``_left_over``)."""
     if not len(profile.codes):
@@ -72,7 +79,7 @@ def _by_picture(scene: Scene, cards: list[_Card], profile: DeckProfile,
         quad = _card_part(left.parts == label, left.least, left.most)
         if quad is None:
             continue
-        found = _named(scene.ink, pictures, quad, len(profile.codes))
+        found = _named(scene.ink, pictures, quad, len(profile.codes), marks)
         if found is None or found[0] in read:
             continue
         card, turned = found
@@ -214,7 +221,8 @@ def _short_side(quad: npt.NDArray[np.float64]) -> float:
     return min(float(np.linalg.norm(quad[1] - quad[0])), float(np.linalg.norm(quad[3] - quad[2])))
 
 
-def _named(ink: FloatImage, pictures: _Pictures, quad: npt.NDArray[np.float64], n: int) -> (
+def _named(ink: FloatImage, pictures: _Pictures, quad: npt.NDArray[np.float64], n: int,
+           marks: Sequence[tuple[int, npt.NDArray[np.float64], float]] = ()) -> (
         tuple[int, npt.NDArray[np.float64]] | None):
     """The card whose picture explains the photo inside ``quad`` (either way up) well and
     clearly best of the ``n`` learned cards, with its outline that way up; None if none does
@@ -233,10 +241,37 @@ def _named(ink: FloatImage, pictures: _Pictures, quad: npt.NDArray[np.float64], 
     per_card = per_turn.max(axis=0)
     best = int(np.argmax(per_card))
     way = np.argmax(per_turn, axis=0)
-    if not _clearly_best(photo, [drawn[way[c] * n + c] for c in range(n)], per_card, best,
-                         range(n)):
-        return None
+    alike = [drawn[way[c] * n + c] for c in range(n)]
+    if not _clearly_best(photo, alike, per_card, best, range(n)):
+        if per_card[best] < PICTURE_ALONE:
+            return None
+        tied = [c for c in range(n) if c == best or not (
+            per_card[c] <= per_card[best] - PICTURE_LEAD
+            or _told_apart(photo, alike[best], alike[c]) >= TOLD_APART)]
+        named = {card for card, point, score in marks if score >= TIE_MARK and card in tied
+                 and _at_corner(quad, point)}
+        if len(named) != 1:
+            return None
+        best = named.pop()
+        if not all(per_card[c] <= per_card[best] - PICTURE_LEAD
+                   or _told_apart(photo, alike[best], alike[c]) >= TOLD_APART
+                   for c in range(n) if c not in tied):
+            return None
     return best, turns[int(way[best])]
+
+
+def _at_corner(quad: npt.NDArray[np.float64], point: npt.NDArray[np.float64]) -> bool:
+    """Whether ``point`` lies inside the card at ``quad`` within ``TIE_CORNER`` of its width of
+    one of its corners.
+
+    >>> quad = np.array([[0.0, 0.0], [10.0, 0.0], [10.0, 14.0], [0.0, 14.0]])
+    >>> _at_corner(quad, np.array([1.5, 2.0])), _at_corner(quad, np.array([5.0, 7.0]))
+    (True, False)
+    """
+    width = float(np.linalg.norm(quad[1] - quad[0]))
+    inside = cv2.pointPolygonTest(quad.astype(np.float32).reshape(-1, 1, 2),
+                                  (float(point[0]), float(point[1])), False) >= 0
+    return inside and float(np.linalg.norm(quad - point, axis=1).min()) <= TIE_CORNER * width
 
 
 def _clearly_best(photo: FloatImage, drawn: list[FloatImage], fits: npt.NDArray[np.float64],

@@ -173,9 +173,10 @@ def find_cards(
     if not scene.card_width:
         return [], ["no cards found: lay the cards on a plain table or cloth and fill the photo "
                     "with them"]
-    cards, leads, failure = _read_indices(img, scene, profile, detail)
+    marks: list[tuple[int, npt.NDArray[np.float64], float]] = []
+    cards, leads, failure = _read_indices(img, scene, profile, detail, marks)
     left = _left_over(scene, cards, profile)
-    pictured = _by_picture(scene, cards, profile, left)
+    pictured = _by_picture(scene, cards, profile, left, marks)
     if pictured:
         left = _left_over(scene, cards + pictured, profile)
     pictured += _by_keypoints(scene, cards + pictured, profile, left)
@@ -190,7 +191,8 @@ def find_cards(
 
 
 def _read_indices(img: npt.NDArray[np.uint8], scene: Scene, profile: DeckProfile,
-                  detail: npt.NDArray[np.uint8] | None) -> tuple[
+                  detail: npt.NDArray[np.uint8] | None,
+                  marks: list[tuple[int, npt.NDArray[np.float64], float]] | None = None) -> tuple[
         list[_Card], dict[tuple[int, int], float], str | None]:
     """The cards read from their indices, how the overlapping ones lie (``covering._leads``),
     and what to tell the player where none is read."""
@@ -229,6 +231,8 @@ def _read_indices(img: npt.NDArray[np.uint8], scene: Scene, profile: DeckProfile
         word_cards = {card for card, *_ in kept.chains}
         guesses = [g for g in guesses if not g.chain or g.card in word_cards]
     cards = _assemble(scene, blobs, parts, guesses, profile, _Fine(scene, ink, profile, detail))
+    if marks is not None:
+        marks += [(g.card, blobs[g.pip].centroid, g.score) for g in lone if g.card >= 0]
     cards = _same_size(_not_within_stronger(cards))
     failure = ("no card could be read: hold the phone closer or steadier and retake"
                if not cards else None)
