@@ -1041,6 +1041,35 @@ def test_a_joker_whose_picture_fits_both_jokers_alike_is_named_by_its_wheels(
     assert next(c for c in result.cards if c.code == "jk-red").confidence < CHECK_BELOW
 
 
+def test_a_card_without_an_index_lying_on_top_of_a_fan_is_laid_from_the_fan_rim(
+        tmp_path: Path) -> None:
+    # Anglo's ace of hearts with its corners painted white, so known by its picture alone (as
+    # a joker printed without an index is), lying whole on top of a fan. The read cards'
+    # outlines reach over it, and its white is as blank as theirs: all that is left of it is
+    # a strip along the fan's rim, too thin to be a card. The card is laid from that edge.
+    _need_art("anglo")
+    deck = aisleriot("anglo")
+    deck = ArtDeck(deck.name, deck.kind, {
+        code: _corners_blanked(card) if code == "Ahe" else card
+        for code, card in deck.cards.items()})
+    others = ["10he", "2he", "3he", "4he", "5he", "6he", "7he", "8he", "2cl", "7di", "9sp", "4cl",
+              "8di", "10sp"]
+    rng = np.random.default_rng(7)
+    for code in [*others, "Ahe"]:
+        (tmp_path / f"{code}.jpg").write_bytes(calibration_photo(rng, code, deck, (1600, 1200)))
+    profile = calibrate_dir(tmp_path, deck="standard").profile
+    assert "Ahe" in profile.codes and profile.picture_only[profile.codes.index("Ahe")]
+    rng = np.random.default_rng(125)
+    cards = [str(c) for c in rng.choice(others, 3, replace=False)] + ["Ahe"]
+    shot = make_photo(rng, cards, deck, size=(2000, 1500), kind="fan")
+    assert shot.cards[-1].code == "Ahe" and shot.cards[-1].top
+    result = recognize(shot.jpeg, profile)
+    assert _read_as(shot, result.cards, "Ahe"), result.codes
+    assert next(c for c in result.cards if c.code == "Ahe").confidence < CHECK_BELOW
+    pairs = match(list(shot.cards), [card.corners for card in result.cards])
+    assert len(result.cards) == len(set(pairs.values())) == 4, result.codes
+
+
 def test_a_blank_card_is_not_learned_by_its_picture(tmp_path: Path) -> None:
     # With no index and no picture, there is nothing to know the card by: it stays refused,
     # and the player is told to photograph its face.
